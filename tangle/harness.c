@@ -1,0 +1,852 @@
+/* harness.c: the measuring harness of the book (chapter 0). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cublas_v2.h>
+#include "harness.h"
+
+enum {
+    EXIT_WRONG = 1,   /* a kernel computed a wrong result */
+    EXIT_USAGE = 2,   /* bad command line, or a size that cannot fit */
+    EXIT_CUDA = 3     /* no GPU, or a CUDA or cuBLAS call failed */
+};
+
+static const char *progname = "harness";
+void check_cuda(cudaError_t e, const char *call,
+                const char *file, int line)
+{
+    if (e == cudaSuccess)
+        return;
+    fprintf(stderr, "%s: CUDA error: %s (%s) in %s at %s:%d\n",
+            progname, cudaGetErrorString(e), cudaGetErrorName(e),
+            call, file, line);
+    exit(EXIT_CUDA);
+}
+
+static void check_cublas(cublasStatus_t s, const char *call, int line)
+{
+    if (s == CUBLAS_STATUS_SUCCESS)
+        return;
+    fprintf(stderr, "%s: cuBLAS error: %s in %s at line %d\n",
+            progname, cublasGetStatusString(s), call, line);
+    exit(EXIT_CUDA);
+}
+#define CUBLAS_CHECK(call) check_cublas((call), #call, __LINE__)
+static int bad(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#include <stdarg.h>
+static int bad(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return 2;
+}
+
+static int read_long(const char *flag, const char *s, long lo,
+                     long hi, long *out, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi)
+        return bad(err, errlen, "%s: '%s' is not a whole number "
+                   "from %ld to %ld", flag, s, lo, hi);
+    *out = v;
+    return 0;
+}
+
+static int read_float(const char *flag, const char *s, float *out,
+                      char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite((float)v))
+        return bad(err, errlen, "%s: '%s' is not a finite number",
+                   flag, s);
+    *out = (float)v;
+    return 0;
+}
+static int read_sizes(const char *list, struct options *o,
+                      char *err, size_t errlen)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        long s;
+        if (read_long("--size", tok, 1, INT_MAX, &s, err, errlen))
+            return 2;
+        if (o->nshapes == MAX_SHAPES)
+            return bad(err, errlen, "at most %d sizes", MAX_SHAPES);
+        o->shapes[o->nshapes++] = (struct shape){ s, s, s };
+    }
+    if (o->nshapes == 0)
+        return bad(err, errlen, "--size: '%s' has no size", list);
+    return 0;
+}
+static int too_big(long rows, long cols, int pad)
+{
+    return (double)rows * (double)(cols + pad) > (double)INT_MAX;
+}
+
+static int check_shape(struct shape s, int pad, char *err,
+                       size_t errlen)
+{
+    if (s.m > 65535 * 32 || s.n > 65535 * 32)
+        return bad(err, errlen, "%dx%dx%d: M and N may be at most "
+                   "65535 * 32 = 2097120", s.m, s.n, s.k);
+    if (too_big(s.m, s.k, pad) || too_big(s.k, s.n, pad)
+        || too_big(s.m, s.n, pad))
+        return bad(err, errlen, "%dx%dx%d: a matrix would have more "
+                   "than 2^31-1 elements, beyond 32-bit indexing",
+                   s.m, s.n, s.k);
+    return 0;
+}
+
+int parse_options(int argc, char **argv, struct options *o,
+                  char *err, size_t errlen)
+{
+    long m = 0, n = 0, k = 0;
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+    o->alpha = 1.0f;
+    o->check = 1;
+    err[0] = '\0';
+    for (int i = 1; i < argc; i++) {
+        char flag[64];
+        const char *arg = argv[i], *value = NULL, *eq = strchr(arg, '=');
+        size_t flen = eq && arg[0] == '-' && arg[1] == '-'
+                      ? (size_t)(eq - arg) : strlen(arg);
+        if (flen >= sizeof flag)
+            flen = sizeof flag - 1;
+        memcpy(flag, arg, flen);
+        flag[flen] = '\0';
+        if (eq && flen < strlen(arg))
+            value = eq + 1;
+        #define NEED_VALUE()                                                  \
+            do {                                                              \
+                if (!value && i + 1 < argc)                                   \
+                    value = argv[++i];                                        \
+                if (!value)                                                   \
+                    return bad(err, errlen, "%s needs a value", flag);        \
+            } while (0)
+        if (!strcmp(flag, "--help") || !strcmp(flag, "-h")) {
+            o->help = 1;
+            return 1;
+        } else if (!strcmp(flag, "--size")) {
+            NEED_VALUE();
+            if (read_sizes(value, o, err, errlen))
+                return 2;
+        } else if (!strcmp(flag, "-m") || !strcmp(flag, "-n")
+                   || !strcmp(flag, "-k")) {
+            long *dim = flag[1] == 'm' ? &m : flag[1] == 'n' ? &n : &k;
+            NEED_VALUE();
+            if (read_long(flag, value, 1, INT_MAX, dim, err, errlen))
+                return 2;
+        } else if (!strcmp(flag, "--reps")) {
+            long r;
+            NEED_VALUE();
+            if (read_long(flag, value, 1, 100000, &r, err, errlen))
+                return 2;
+            o->reps = (int)r;
+        } else if (!strcmp(flag, "--seed")) {
+                   long s;
+                   NEED_VALUE();
+                   if (read_long(flag, value, 0, LONG_MAX, &s, err, errlen))
+                       return 2;
+                   o->seed = (unsigned long long)s;
+               } else if (!strcmp(flag, "--alpha") || !strcmp(flag, "--beta")) {
+                   NEED_VALUE();
+                   if (read_float(flag, value, flag[2] == 'a' ? &o->alpha : &o->beta,
+                                  err, errlen))
+                       return 2;
+               } else if (!strcmp(flag, "--pad")) {
+                   long p;
+                   NEED_VALUE();
+                   if (read_long(flag, value, 0, 1024, &p, err, errlen))
+                       return 2;
+                   o->pad = (int)p;
+               } else if (!strcmp(flag, "--kernel")) {
+                   NEED_VALUE();
+                   o->kernel = value;
+               } else if (!strcmp(flag, "--no-check") && !value) {
+                   o->check = 0;
+               } else if (!strcmp(flag, "--csv") && !value) {
+                   o->csv = 1;
+               } else if (!strcmp(flag, "--cpu") && !value) {
+                   o->cpu = 1;
+               } else if (!strcmp(flag, "--ceilings") && !value) {
+                   o->ceilings = 1;
+               } else {
+                   return bad(err, errlen, "unknown option '%s' (try --help)", arg);
+               }
+    }
+    if (m || n || k) {
+        if (!m || !n || !k)
+            return bad(err, errlen, "-m, -n and -k go together");
+        if (o->nshapes == MAX_SHAPES)
+            return bad(err, errlen, "at most %d sizes", MAX_SHAPES);
+        o->shapes[o->nshapes++] = (struct shape){ m, n, k };
+    }
+    if (o->nshapes == 0) {
+        static const int gpu[] = { 512, 1024, 4096 }, cpu[] = { 256, 512 };
+        const int *def = o->cpu ? cpu : gpu;
+        int count = o->cpu ? COUNT_OF(cpu) : COUNT_OF(gpu);
+        for (int i = 0; i < count; i++)
+            o->shapes[o->nshapes++] = (struct shape){ def[i], def[i],
+                                                      def[i] };
+    }
+    for (int i = 0; i < o->nshapes; i++)
+        if (check_shape(o->shapes[i], o->pad, err, errlen))
+            return 2;
+    return 0;
+}
+static unsigned long long splitmix64(unsigned long long *state)
+{
+    unsigned long long z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void fill_random(float *x, size_t count,
+                        unsigned long long seed)
+{
+    for (size_t i = 0; i < count; i++) {
+        double r = (double)(splitmix64(&seed) >> 40);  /* 24 bits */
+        x[i] = (float)((r + 0.5) / 8388608.0 - 1.0);
+    }
+}
+struct gpu {
+    char name[256], driver[64], cuda[16];
+    int sms, clock_mhz, major, minor;
+    size_t l2_bytes, mem_bytes;
+    double peak_tflops;
+};
+
+static int fp32_lanes_per_sm(int major, int minor)
+{
+    if (major == 7 || (major == 8 && minor == 0)
+        || (major == 6 && minor == 0))
+        return 64;
+    return 128;
+}
+
+static void read_driver_version(char *out, size_t len)
+{
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    char line[512], *p;
+    int v = 0;
+    if (f && fgets(line, sizeof line, f)
+        && (p = strstr(line, "Kernel Module")) != NULL
+        && sscanf(p + 13, "%63s", out) == 1) {
+        fclose(f);
+        return;
+    }
+    if (f)
+        fclose(f);
+    CUDA_CHECK(cudaDriverGetVersion(&v));
+    snprintf(out, len, "cuda-%d.%d", v / 1000, v % 1000 / 10);
+}
+
+static void gpu_open(struct gpu *g)
+{
+    int count = 0, khz = 0, rt = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        fprintf(stderr, "%s: no CUDA GPU is available (%s)\n",
+                progname, e != cudaSuccess ? cudaGetErrorString(e)
+                                           : "no devices");
+        exit(EXIT_CUDA);
+    }
+    struct cudaDeviceProp p;
+    CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
+    CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+    CUDA_CHECK(cudaRuntimeGetVersion(&rt));
+    snprintf(g->name, sizeof g->name, "%s", p.name);
+    snprintf(g->cuda, sizeof g->cuda, "%d.%d", rt / 1000, rt % 1000 / 10);
+    read_driver_version(g->driver, sizeof g->driver);
+    g->sms = p.multiProcessorCount;
+    g->clock_mhz = khz / 1000;
+    g->major = p.major;
+    g->minor = p.minor;
+    g->l2_bytes = (size_t)p.l2CacheSize;
+    g->mem_bytes = p.totalGlobalMem;
+    g->peak_tflops = 2.0 * g->sms * fp32_lanes_per_sm(p.major, p.minor)
+                     * g->clock_mhz * 1e6 / 1e12;
+}
+static cublasHandle_t blas;
+
+static void blas_open(void)
+{
+    CUBLAS_CHECK(cublasCreate(&blas));
+    CUBLAS_CHECK(cublasSetMathMode(blas, CUBLAS_DEFAULT_MATH));
+}
+
+void cublas_sgemm(int m, int n, int k, float alpha,
+                  const float *a, int lda, const float *b, int ldb,
+                  float beta, float *c, int ldc)
+{
+    CUBLAS_CHECK(cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N,
+                              n, m, k, &alpha,
+                              b, CUDA_R_32F, ldb,
+                              a, CUDA_R_32F, lda, &beta,
+                              c, CUDA_R_32F, ldc,
+                              CUBLAS_COMPUTE_32F,
+                              CUBLAS_GEMM_DEFAULT));
+}
+void cpu_sgemm(int m, int n, int k, float alpha,
+               const float *a, int lda, const float *b, int ldb,
+               float beta, float *c, int ldc)
+{
+    for (int row = 0; row < m; row++)
+        for (int col = 0; col < n; col++) {
+            float acc = 0.0f;
+            for (int p = 0; p < k; p++)
+                acc += a[row * lda + p] * b[p * ldb + col];
+            float *cij = &c[row * ldc + col];
+            *cij = beta == 0.0f ? alpha * acc : alpha * acc + beta * *cij;
+        }
+}
+static void reference_product(int m, int n, int k, const float *a,
+                              int lda, const float *b, int ldb,
+                              double *out)
+{
+    for (size_t i = 0; i < (size_t)m * n; i++)
+        out[i] = 0.0;
+    for (int i = 0; i < m; i++)
+        for (int p = 0; p < k; p++) {
+            double aip = a[(size_t)i * lda + p];
+            const float *brow = b + (size_t)p * ldb;
+            double *orow = out + (size_t)i * n;
+            for (int j = 0; j < n; j++)
+                orow[j] += aip * brow[j];
+        }
+}
+double tolerance(int k)
+{
+    return ldexp(fmax(64.0, 16.0 * sqrt((double)k)), -24);
+}
+
+struct verdict verify(const float *c, int ldc, const double *ref,
+                      int m, int n, int k)
+{
+    struct verdict v = { 0, 0, tolerance(k), 0, 0, 0, 0 };
+    double num = 0, den = 0, worst = -1, refmax = 0;
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double x = c[(size_t)i * ldc + j], r = ref[(size_t)i * n + j];
+            double d = isfinite(x) ? fabs(x - r) : INFINITY;
+            if (!isfinite(x))
+                v.nonfinite++;
+            else
+                num += d * d;
+            den += r * r;
+            refmax = fmax(refmax, fabs(r));
+            if (d > worst) {
+                worst = d;
+                v.worst_i = i;
+                v.worst_j = j;
+            }
+        }
+    v.err = den > 0 ? sqrt(num / den) : sqrt(num);
+    v.max_err = refmax > 0 ? worst / refmax : worst;
+    v.ok = v.nonfinite == 0 && v.err <= v.tol && v.max_err <= v.tol;
+    return v;
+}
+enum { MAX_SETS = 256 };
+
+struct bufset { float *a, *b, *c; };
+
+struct problem {
+    struct shape s;
+    int lda, ldb, ldc, nsets;
+    struct bufset set[MAX_SETS];
+    float *c0;                 /* device: the initial C for beta != 0 */
+    float *host_a, *host_b, *host_c0, *host_c;
+    double *ref0, *ref;        /* alpha AB, and alpha AB + beta C0 */
+    const char *ref_kind;      /* "fp64" or "cublas" */
+};
+
+static size_t set_bytes(const struct problem *p)
+{
+    return sizeof(float) * ((size_t)p->s.m * p->lda
+                            + (size_t)p->s.k * p->ldb
+                            + (size_t)p->s.m * p->ldc);
+}
+
+static int choose_sets(const struct problem *p, const struct gpu *g)
+{
+    size_t free_b, total_b, per = set_bytes(p);
+    size_t cbytes = sizeof(float) * (size_t)p->s.m * p->ldc;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    double room = 0.8 * (double)free_b - (double)cbytes;
+    if (room < 2.0 * per) {
+        fprintf(stderr, "%s: %dx%dx%d needs %.1f GiB of GPU memory; "
+                "%.1f GiB are free\n", progname, p->s.m, p->s.n, p->s.k,
+                (2.0 * per + cbytes) / 1073741824.0,
+                free_b / 1073741824.0);
+        exit(EXIT_USAGE);
+    }
+    int want = (int)ceil(2.5 * (double)g->l2_bytes / (double)per);
+    int fit = (int)(room / (double)per);
+    want = want < 2 ? 2 : want > MAX_SETS ? MAX_SETS : want;
+    return want < fit ? want : fit;
+}
+static void *host_alloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "%s: out of host memory (%zu bytes)\n",
+                progname, bytes);
+        exit(EXIT_CUDA);
+    }
+    return p;
+}
+
+static void problem_init(struct problem *p, struct shape s,
+                         const struct options *o, const struct gpu *g)
+{
+    memset(p, 0, sizeof *p);
+    p->s = s;
+    p->lda = s.k + o->pad;
+    p->ldb = s.n + o->pad;
+    p->ldc = s.n + o->pad;
+    p->nsets = choose_sets(p, g);
+    size_t na = (size_t)s.m * p->lda, nb = (size_t)s.k * p->ldb;
+    size_t nc = (size_t)s.m * p->ldc;
+    p->host_a = host_alloc(na * sizeof(float));
+    p->host_b = host_alloc(nb * sizeof(float));
+    p->host_c0 = host_alloc(nc * sizeof(float));
+    p->host_c = host_alloc(nc * sizeof(float));
+    fill_random(p->host_c0, nc, o->seed * 7919 + 3);
+    CUDA_CHECK(cudaMalloc((void **)&p->c0, nc * sizeof(float)));
+    CUDA_CHECK(cudaMemcpy(p->c0, p->host_c0, nc * sizeof(float),
+                          cudaMemcpyHostToDevice));
+    for (int i = p->nsets - 1; i >= 0; i--) {
+        struct bufset *t = &p->set[i];
+        fill_random(p->host_a, na, o->seed * 7919 + 2 * (unsigned)i + 5);
+        fill_random(p->host_b, nb, o->seed * 7919 + 2 * (unsigned)i + 6);
+        CUDA_CHECK(cudaMalloc((void **)&t->a, na * sizeof(float)));
+        CUDA_CHECK(cudaMalloc((void **)&t->b, nb * sizeof(float)));
+        CUDA_CHECK(cudaMalloc((void **)&t->c, nc * sizeof(float)));
+        CUDA_CHECK(cudaMemcpy(t->a, p->host_a, na * sizeof(float),
+                              cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(t->b, p->host_b, nb * sizeof(float),
+                              cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(t->c, p->c0, nc * sizeof(float),
+                              cudaMemcpyDeviceToDevice));
+    }
+}
+static void problem_references(struct problem *p, float alpha,
+                               float beta)
+{
+    int m = p->s.m, n = p->s.n, k = p->s.k;
+    size_t nr = (size_t)m * n;
+    p->ref0 = host_alloc(nr * sizeof(double));
+    p->ref = host_alloc(nr * sizeof(double));
+    if ((double)m * n * k <= 134217728.0) {
+        p->ref_kind = "fp64";
+        reference_product(m, n, k, p->host_a, p->lda, p->host_b,
+                          p->ldb, p->ref0);
+    } else {
+        struct bufset *s0 = &p->set[0], *s1 = &p->set[1];
+        p->ref_kind = "cublas";
+        cublas_sgemm(m, n, k, 1.0f, s0->a, p->lda, s0->b, p->ldb, 0.0f,
+                     s1->c, p->ldc);
+        CUDA_CHECK(cudaMemcpy(p->host_c, s1->c,
+                              sizeof(float) * (size_t)m * p->ldc,
+                              cudaMemcpyDeviceToHost));
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++)
+                p->ref0[(size_t)i * n + j] = p->host_c[(size_t)i * p->ldc + j];
+    }
+    for (size_t i = 0; i < nr; i++) {
+        size_t ci = i / n * p->ldc + i % n;
+        p->ref0[i] *= alpha;
+        p->ref[i] = p->ref0[i] + (double)beta * p->host_c0[ci];
+    }
+}
+static void problem_free(struct problem *p)
+{
+    for (int i = 0; i < p->nsets; i++) {
+        CUDA_CHECK(cudaFree(p->set[i].a));
+        CUDA_CHECK(cudaFree(p->set[i].b));
+        CUDA_CHECK(cudaFree(p->set[i].c));
+    }
+    CUDA_CHECK(cudaFree(p->c0));
+    free(p->host_a);
+    free(p->host_b);
+    free(p->host_c0);
+    free(p->host_c);
+    free(p->ref0);
+    free(p->ref);
+}
+static struct verdict check_once(gemm_fn *run, struct problem *p,
+                                 float alpha, float beta,
+                                 const double *ref)
+{
+    struct bufset *s = &p->set[0];
+    size_t cbytes = sizeof(float) * (size_t)p->s.m * p->ldc;
+    if (beta == 0.0f)
+        CUDA_CHECK(cudaMemset(s->c, 0xff, cbytes));   /* NaN */
+    else
+        CUDA_CHECK(cudaMemcpy(s->c, p->c0, cbytes,
+                              cudaMemcpyDeviceToDevice));
+    run(p->s.m, p->s.n, p->s.k, alpha, s->a, p->lda, s->b, p->ldb,
+        beta, s->c, p->ldc);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(p->host_c, s->c, cbytes,
+                          cudaMemcpyDeviceToHost));
+    return verify(p->host_c, p->ldc, ref, p->s.m, p->s.n, p->s.k);
+}
+
+static struct verdict check_kernel(gemm_fn *run, struct problem *p,
+                                   float alpha, float beta)
+{
+    struct verdict v = check_once(run, p, alpha, 0.0f, p->ref0);
+    if (beta != 0.0f) {
+        struct verdict w = check_once(run, p, alpha, beta, p->ref);
+        if (v.ok && (!w.ok || w.err > v.err))
+            v = w;
+    }
+    return v;
+}
+static int cmp_float(const void *x, const void *y)
+{
+    float a = *(const float *)x, b = *(const float *)y;
+    return (a > b) - (a < b);
+}
+
+static void run_on_set(gemm_fn *run, const struct problem *p, int i,
+                       float alpha, float beta)
+{
+    const struct bufset *s = &p->set[i % p->nsets];
+    run(p->s.m, p->s.n, p->s.k, alpha, s->a, p->lda, s->b, p->ldb,
+        beta, s->c, p->ldc);
+}
+
+static double time_kernel(gemm_fn *run, const struct problem *p,
+                          float alpha, float beta, int reps)
+{
+    enum { MAX_REPS = 100000 };
+    cudaEvent_t e[2];
+    float first;
+    CUDA_CHECK(cudaEventCreate(&e[0]));
+    CUDA_CHECK(cudaEventCreate(&e[1]));
+    for (int i = 0; i < 2; i++)
+        run_on_set(run, p, i, alpha, beta);
+    CUDA_CHECK(cudaEventRecord(e[0], 0));
+    run_on_set(run, p, 2, alpha, beta);
+    CUDA_CHECK(cudaEventRecord(e[1], 0));
+    CUDA_CHECK(cudaEventSynchronize(e[1]));
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaEventElapsedTime(&first, e[0], e[1]));
+    if (reps <= 0) {
+        reps = (int)(300.0 / (first > 1e-3f ? first : 1e-3f));
+        reps = reps < 5 ? 5 : reps > 200 ? 200 : reps;
+    }
+    if (reps > MAX_REPS)
+        reps = MAX_REPS;
+    cudaEvent_t *ev = host_alloc(sizeof(cudaEvent_t) * (reps + 1));
+    float *t = host_alloc(sizeof(float) * reps);
+    for (int i = 0; i <= reps; i++)
+        CUDA_CHECK(cudaEventCreate(&ev[i]));
+    for (int i = 0; i < reps; i++) {
+        CUDA_CHECK(cudaEventRecord(ev[i], 0));
+        run_on_set(run, p, 3 + i, alpha, beta);
+    }
+    CUDA_CHECK(cudaEventRecord(ev[reps], 0));
+    CUDA_CHECK(cudaEventSynchronize(ev[reps]));
+    CUDA_CHECK(cudaGetLastError());
+    for (int i = 0; i < reps; i++)
+        CUDA_CHECK(cudaEventElapsedTime(&t[i], ev[i], ev[i + 1]));
+    qsort(t, reps, sizeof *t, cmp_float);
+    double median = reps % 2 ? t[reps / 2]
+                             : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    for (int i = 0; i <= reps; i++)
+        CUDA_CHECK(cudaEventDestroy(ev[i]));
+    free(ev);
+    free(t);
+    CUDA_CHECK(cudaEventDestroy(e[0]));
+    CUDA_CHECK(cudaEventDestroy(e[1]));
+    return median;
+}
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static double time_cpu(gemm_fn *run, struct problem *p, float alpha,
+                       float beta, int reps)
+{
+    double t[64];
+    run(p->s.m, p->s.n, p->s.k, alpha, p->host_a, p->lda, p->host_b,
+        p->ldb, beta, p->host_c, p->ldc);
+    double t0 = now_ms();
+    run(p->s.m, p->s.n, p->s.k, alpha, p->host_a, p->lda, p->host_b,
+        p->ldb, beta, p->host_c, p->ldc);
+    double first = now_ms() - t0;
+    if (reps <= 0)
+        reps = first > 100 ? 3 : (int)(300 / (first + 1e-3)) + 3;
+    reps = reps > 64 ? 64 : reps;
+    for (int i = 0; i < reps; i++) {
+        t0 = now_ms();
+        run(p->s.m, p->s.n, p->s.k, alpha, p->host_a, p->lda, p->host_b,
+            p->ldb, beta, p->host_c, p->ldc);
+        t[i] = now_ms() - t0;
+    }
+    for (int i = 1; i < reps; i++)          /* insertion sort */
+        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+            double x = t[j]; t[j] = t[j - 1]; t[j - 1] = x;
+        }
+    return reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+}
+struct row {
+    const char *kernel;
+    struct shape s;
+    double ms, cublas_ms;
+    struct verdict v;
+    int checked;
+    const char *ref_kind;
+};
+
+static const char *env_or(const char *name, const char *dflt)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : dflt;
+}
+
+static void print_header(const struct chapter *ch, const struct gpu *g,
+                         int csv)
+{
+    if (csv) {
+        printf("chapter,kernel,m,n,k,alpha,beta,ms,tflops,cublas_ms,"
+               "cublas_tflops,pct_cublas,pct_peak,error,check,gpu,"
+               "sms,clock_mhz,driver,cuda,date,commit,code_hash\n");
+        return;
+    }
+    printf("Chapter %d: %s\n", ch->number, ch->title);
+    printf("GPU: %s, %d SMs, %d MHz, FP32 peak %.1f TFLOP/s\n\n",
+           g->name, g->sms, g->clock_mhz, g->peak_tflops);
+    printf("%6s %6s %6s  %-10s %9s %8s %8s %7s %6s %8s  %s\n",
+           "M", "N", "K", "kernel", "ms", "TFLOP/s", "cuBLAS",
+           "%cuBLAS", "%peak", "error", "check");
+}
+static void print_row(const struct chapter *ch, const struct gpu *g,
+                      const struct options *o, const struct row *r)
+{
+    double flop = 2.0 * r->s.m * r->s.n * r->s.k;
+    double tf = flop / (r->ms * 1e9), cf = flop / (r->cublas_ms * 1e9);
+    const char *verdict = !r->checked ? "skipped"
+                          : r->v.ok ? "ok" : "FAIL";
+    char err[32] = "-";
+    if (r->checked)
+        snprintf(err, sizeof err, "%.1e", r->v.err);
+    if (o->csv) {
+        char date[16];
+        time_t now = time(NULL);
+        strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+        printf("%d,%s,%d,%d,%d,%g,%g,%.4f,%.4f,%.4f,%.4f,%.2f,%.2f,%s,%s,"
+               "%s,%d,%d,%s,%s,%s,%s,%s\n", ch->number, r->kernel, r->s.m,
+               r->s.n, r->s.k, o->alpha, o->beta, r->ms, tf, r->cublas_ms, cf,
+               100 * tf / cf, 100 * tf / g->peak_tflops, err, verdict, g->name,
+               g->sms, g->clock_mhz, g->driver, g->cuda, date,
+               env_or("BOOK_COMMIT", "unknown"),
+               env_or("BOOK_CODE_HASH", "unknown"));
+    } else {
+        printf("%6d %6d %6d  %-10s %9.3f %8.2f %8.2f %6.1f%% %5.1f%% "
+               "%8s  %s", r->s.m, r->s.n, r->s.k, r->kernel, r->ms, tf,
+               cf, 100 * tf / cf, 100 * tf / g->peak_tflops, err, verdict);
+        printf(r->checked ? " (%s)\n" : "\n", r->ref_kind);
+    }
+    fflush(stdout);
+}
+static double copy_tbs(void)
+{
+    size_t bytes = (size_t)1 << 30;
+    float *x, *y, ms[10];
+    cudaEvent_t e0, e1;
+    CUDA_CHECK(cudaMalloc((void **)&x, bytes));
+    CUDA_CHECK(cudaMalloc((void **)&y, bytes));
+    CUDA_CHECK(cudaMemset(x, 1, bytes));
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
+    for (int i = -2; i < 10; i++) {      /* two warm-up copies */
+        CUDA_CHECK(cudaEventRecord(e0, 0));
+        CUDA_CHECK(cudaMemcpy(y, x, bytes, cudaMemcpyDeviceToDevice));
+        CUDA_CHECK(cudaEventRecord(e1, 0));
+        CUDA_CHECK(cudaEventSynchronize(e1));
+        if (i >= 0)
+            CUDA_CHECK(cudaEventElapsedTime(&ms[i], e0, e1));
+    }
+    qsort(ms, 10, sizeof ms[0], cmp_float);
+    CUDA_CHECK(cudaFree(x));
+    CUDA_CHECK(cudaFree(y));
+    return 2.0 * bytes / (0.5 * (ms[4] + ms[5]) * 1e-3) / 1e12;
+}
+static int measure_ceilings(const struct chapter *ch,
+                            const struct gpu *g, const struct options *o)
+{
+    struct problem p;
+    struct shape s = { 4096, 4096, 4096 };
+    problem_init(&p, s, o, g);
+    double ms = time_kernel(cublas_sgemm, &p, 1.0f, 0.0f, o->reps);
+    problem_free(&p);
+    double cublas = 2.0 * 4096.0 * 4096.0 * 4096.0 / (ms * 1e9);
+    double ffma = ch->ffma_tflops(g->sms), copy = copy_tbs();
+    char date[16];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    if (o->csv) {
+        printf("gpu,sms,clock_mhz,l2_mb,mem_gb,peak_fp32_tflops,"
+               "ffma_tflops,copy_tbs,cublas_tflops,cublas_size,driver,"
+               "cuda,date,commit,code_hash\n");
+        printf("%s,%d,%d,%.0f,%.1f,%.1f,%.1f,%.2f,%.1f,4096,%s,%s,%s,%s,"
+               "%s\n", g->name, g->sms, g->clock_mhz, g->l2_bytes / 1e6,
+               g->mem_bytes / 1073741824.0, g->peak_tflops, ffma, copy,
+               cublas, g->driver, g->cuda, date,
+               env_or("BOOK_COMMIT", "unknown"),
+               env_or("BOOK_CODE_HASH", "unknown"));
+    } else {
+        printf("%s: %d SMs at %d MHz, L2 %.0f MB\n", g->name, g->sms,
+               g->clock_mhz, g->l2_bytes / 1e6);
+        printf("FP32 peak (datasheet) %6.1f TFLOP/s\n", g->peak_tflops);
+        printf("FFMA measured         %6.1f TFLOP/s\n", ffma);
+        printf("cuBLAS SGEMM 4096^3   %6.1f TFLOP/s\n", cublas);
+        printf("device copy           %6.2f TB/s (read + write)\n", copy);
+        printf("ridge point           %6.1f FLOP/byte\n",
+               g->peak_tflops / copy);
+    }
+    return 0;
+}
+static int run_shape(const struct chapter *ch, const struct gpu *g,
+                     const struct options *o, struct shape s)
+{
+    struct problem p;
+    int failures = 0;
+    problem_init(&p, s, o, g);
+    if (o->check)
+        problem_references(&p, o->alpha, o->beta);
+    double cublas_ms = time_kernel(cublas_sgemm, &p, o->alpha,
+                                   o->beta, o->reps);
+    if (o->cpu) {
+        struct row r = { .kernel = "cpu", .s = s, .cublas_ms = cublas_ms,
+                         .checked = o->check, .ref_kind = p.ref_kind };
+        r.ms = time_cpu(ch->cpu, &p, o->alpha, 0.0f, o->reps);
+        if (o->check)
+            r.v = verify(p.host_c, p.ldc, p.ref0, s.m, s.n, s.k);
+        print_row(ch, g, o, &r);
+        if (o->check && !r.v.ok) {
+            fprintf(stderr, "%s: %s at %dx%dx%d: WRONG: error %.2e, worst "
+                    "element %.2e (tolerance %.1e) at C[%d][%d], %ld not "
+                    "finite\n", progname, r.kernel, s.m, s.n, s.k, r.v.err,
+                    r.v.max_err, r.v.tol, r.v.worst_i, r.v.worst_j,
+                    r.v.nonfinite);
+            failures++;
+        }
+    } else {
+        for (int i = 0; i < ch->nkernels; i++) {
+            const struct kernel *kn = &ch->kernels[i];
+            if (o->kernel && strcmp(o->kernel, kn->name))
+                continue;
+            struct row r = { .kernel = kn->name, .s = s, .cublas_ms = cublas_ms,
+                             .checked = o->check, .ref_kind = p.ref_kind };
+            if (o->check)
+                r.v = check_kernel(kn->run, &p, o->alpha, o->beta);
+            r.ms = time_kernel(kn->run, &p, o->alpha, o->beta, o->reps);
+            print_row(ch, g, o, &r);
+            if (o->check && !r.v.ok) {
+                fprintf(stderr, "%s: %s at %dx%dx%d: WRONG: error %.2e, worst "
+                        "element %.2e (tolerance %.1e) at C[%d][%d], %ld not "
+                        "finite\n", progname, r.kernel, s.m, s.n, s.k, r.v.err,
+                        r.v.max_err, r.v.tol, r.v.worst_i, r.v.worst_j,
+                        r.v.nonfinite);
+                failures++;
+            }
+        }
+    }
+    problem_free(&p);
+    return failures;
+}
+static void usage(const struct chapter *ch, FILE *f);
+
+int harness_main(int argc, char **argv, const struct chapter *ch)
+{
+    struct options o;
+    char err[256];
+    const char *slash = strrchr(argv[0], '/');
+    progname = slash ? slash + 1 : argv[0];
+    int rc = parse_options(argc, argv, &o, err, sizeof err);
+    if (rc == 1) {
+        usage(ch, stdout);
+        return 0;
+    }
+    if (rc == 0 && o.cpu && !ch->cpu)
+        rc = bad(err, sizeof err, "--cpu is only available in ch0");
+    if (rc == 0 && o.ceilings && !ch->ffma_tflops)
+        rc = bad(err, sizeof err, "--ceilings is only available in ch0");
+    if (rc == 0 && o.kernel) {
+        int found = 0;
+        for (int i = 0; i < ch->nkernels; i++)
+            found |= !strcmp(o.kernel, ch->kernels[i].name);
+        if (!found)
+            rc = bad(err, sizeof err, "no kernel '%s' in this chapter "
+                     "(try --help)", o.kernel);
+    }
+    if (rc != 0) {
+        fprintf(stderr, "%s: %s\n", progname, err);
+        return EXIT_USAGE;
+    }
+    struct gpu g;
+    int failures = 0;
+    gpu_open(&g);
+    blas_open();
+    if (o.ceilings)
+        return measure_ceilings(ch, &g, &o);
+    print_header(ch, &g, o.csv);
+    for (int i = 0; i < o.nshapes; i++)
+        failures += run_shape(ch, &g, &o, o.shapes[i]);
+    CUBLAS_CHECK(cublasDestroy(blas));
+    if (failures && !o.csv)
+        printf("\n%d check(s) FAILED\n", failures);
+    return failures ? EXIT_WRONG : 0;
+}
+static void usage(const struct chapter *ch, FILE *f)
+{
+    fprintf(f, "usage: %s [options]\n"
+            "Chapter %d: %s. Measures C = alpha*A*B + beta*C (row-major"
+            " fp32)\nagainst cuBLAS in FP32.\n\n"
+            "  --size S[,S...]  square sizes (default 512,1024,4096)\n"
+            "  -m M -n N -k K   one problem of any shape\n"
+            "  --reps R         timed runs (default: about 0.3 s)\n"
+            "  --seed X         random seed (default 1)\n"
+            "  --alpha A        (default 1)\n"
+            "  --beta B         (default 0)\n"
+            "  --kernel NAME    only this kernel\n"
+            "  --pad P          pad each leading dimension by P\n"
+            "  --no-check       skip verification\n"
+            "  --csv            CSV output\n", progname, ch->number,
+            ch->title);
+    if (ch->cpu)
+        fprintf(f, "  --cpu            time the serial C version\n"
+                "  --ceilings       measure FFMA, copy and cuBLAS\n");
+    fprintf(f, "\nKernels:\n");
+    for (int i = 0; i < ch->nkernels; i++)
+        fprintf(f, "  %-10s %s\n", ch->kernels[i].name,
+                ch->kernels[i].what);
+    fprintf(f, "\nExit: 0 ok, 1 wrong result, 2 bad usage, "
+            "3 CUDA error or no GPU.\n");
+}
