@@ -99,11 +99,11 @@ profile:
 	book/tools/profile $(GPU_DIR) $(CHAPTERS)
 
 # --- the book -------------------------------------------------------------
--include book/book.mk
+include book/book.mk
 
 readme: README.md
 README.md: $(wildcard $(RESULTS)/*.csv) $(NW) book/tools/readme-table
-	@book/tools/splice-readme $(RESULTS) $(NW)
+	@book/tools/splice-readme '$(RESULTS)' $(NW)
 
 # --- tests ----------------------------------------------------------------
 tests/unit: tests/unit.c build/harness.o tangle/harness.h

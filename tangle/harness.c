@@ -397,10 +397,10 @@ static int choose_sets(const struct problem *p, const struct gpu *g)
                 free_b / 1073741824.0);
         exit(EXIT_USAGE);
     }
-    int want = (int)ceil(2.5 * (double)g->l2_bytes / (double)per);
-    int fit = (int)(room / (double)per);
+    double want = ceil(2.5 * (double)g->l2_bytes / (double)per);
+    double fit = floor(room / (double)per);
     want = want < 2 ? 2 : want > MAX_SETS ? MAX_SETS : want;
-    return want < fit ? want : fit;
+    return (int)(want < fit ? want : fit);
 }
 static void *host_alloc(size_t bytes)
 {

@@ -1,0 +1,94 @@
+# book/book.mk -- builds build/book.pdf and build/book.html from the chapters.
+# Included by the top-level Makefile, which defines first:
+#   CHAPTERS     chapter numbers in order (0 1 2 ...)
+#   NW           chapters/ch0.nw chapters/ch1.nw ... in the same order
+#   RESULTS      results/<gpu> whose numbers the book shows (may be empty)
+#   TOOLS_STAMP  file that exists once noweb, pandoc and TeX are installed
+#   rules for build/ptxas-chN.csv (nvcc -Xptxas -v) and tangle/chN.cu
+# Targets: build/book.pdf build/book.html book (both) book-pdf book-html
+#          build/results.keys readme-table book-clean
+# Nothing here depends on a compiled binary: a prose edit re-weaves and
+# re-typesets only.  Everything generated goes under build/.
+
+BOOK_OUT      := build
+# Results: the CSVs of $(RESULTS) (if any), ptxas reports, tangled code (for
+# the staleness hashes).  Set BOOK_PTXAS= to build the book without nvcc.
+BOOK_CSV      := $(if $(strip $(RESULTS)),$(wildcard $(RESULTS)/*.csv))
+BOOK_PTXAS    ?= $(foreach n,$(CHAPTERS),build/ptxas-ch$(n).csv)
+BOOK_CU       := $(wildcard tangle/*.cu tangle/*.c tangle/*.h)
+# Figures: figures/fig-NAME.tex plus the generated progress chart.
+BOOK_FIGS     := $(patsubst figures/%.tex,build/fig/%,$(wildcard figures/fig-*.tex)) \
+                 build/fig/progress
+BOOK_NOWEAVE  := noweave -n -index -filter book/tools/hilite
+BOOK_PANDOC   := pandoc -f latex -t html5 -s --toc --toc-depth=2 \
+  --number-sections --number-offset=-1 --top-level-division=chapter \
+  --mathml --self-contained --lua-filter=book/html.lua --citeproc \
+  --bibliography=book/refs.bib --css=book/book.css \
+  --default-image-extension=svg --resource-path=build/fig \
+  --metadata=lang:en --metadata=link-citations:true
+
+.PHONY: book book-pdf book-html book-clean readme-table
+book: build/book.pdf build/book.html
+book-pdf: build/book.pdf
+book-html: build/book.html
+
+# key<TAB>value file plus build/res/*.tex (tables, chart, \R definitions).
+# The directory itself is a prerequisite so that a removed CSV is noticed.
+build/results.keys: book/tools/results book/tools/more-keys build/res/config $(BOOK_CSV) $(BOOK_PTXAS) \
+    $(BOOK_CU) $(if $(strip $(RESULTS)),$(wildcard $(RESULTS))) | $(TOOLS_STAMP)
+	book/tools/results $(BOOK_OUT) '$(RESULTS)' $(CHAPTERS)
+
+# Records RESULTS and CHAPTERS; rewritten (new date) only when they change,
+# so that switching GPUs or adding a chapter regenerates the results.
+build/res/config: book-force
+	@mkdir -p $(@D)
+	@echo '$(RESULTS) | $(CHAPTERS)' | cmp -s - $@ || echo '$(RESULTS) | $(CHAPTERS)' > $@
+.PHONY: book-force
+
+# One noweave run over all chapters: chunk numbers, cross-references and
+# the indexes span the whole book.
+build/tex/chapters.tex: $(NW) book/tools/hilite book/tools/c-words | $(TOOLS_STAMP)
+	@mkdir -p $(@D)
+	$(BOOK_NOWEAVE) $(NW) > $@.tmp
+	mv $@.tmp $@
+
+# A figure: one tikzpicture, typeset alone by figures/wrapper.tex into a
+# cropped PDF page; the SVG for the HTML book is made from that PDF.
+define book-fig
+@mkdir -p $(@D)
+pdflatex -interaction=batchmode -halt-on-error -output-directory $(@D) \
+  -jobname $(basename $(@F)) '\def\figfile{$1}\input{figures/wrapper.tex}' \
+  > /dev/null || { tail -n 20 $(basename $@).log; exit 1; }
+endef
+build/fig/%.pdf: figures/%.tex figures/wrapper.tex | $(TOOLS_STAMP)
+	$(call book-fig,$<)
+build/fig/progress.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
+	$(call book-fig,build/res/progress-plot.tex)
+build/fig/%.svg: build/fig/%.pdf | $(TOOLS_STAMP)
+	pdftocairo -svg $< $@
+# An HTML-only build must not delete the PDFs it made on the way.
+.SECONDARY: $(BOOK_FIGS:=.pdf) $(BOOK_FIGS:=.svg)
+
+build/book.pdf: book/book.tex book/meta.tex book/preface.tex book/results.sty \
+    book/refs.bib book/tools/pdfbook build/tex/chapters.tex build/results.keys \
+    $(BOOK_FIGS:=.pdf) | $(TOOLS_STAMP)
+	book/tools/pdfbook $(BOOK_OUT)
+
+build/html/book.tex: $(NW) book/meta.tex book/preface.tex build/results.keys \
+    book/tools/htmlsrc book/tools/nw2pandoc book/tools/subst | $(TOOLS_STAMP)
+	@mkdir -p $(@D)
+	book/tools/htmlsrc $(BOOK_OUT) $(NW) > $@.tmp
+	mv $@.tmp $@
+
+build/book.html: build/html/book.tex book/html.lua book/book.css book/refs.bib \
+    book/tools/c-words $(BOOK_FIGS:=.svg) | $(TOOLS_STAMP)
+	$(BOOK_PANDOC) build/html/book.tex -o $@.tmp
+	mv $@.tmp $@
+
+# Markdown results table for README.md (the top Makefile splices it in).
+readme-table: | $(TOOLS_STAMP)
+	@book/tools/readme-table '$(RESULTS)' $(NW)
+
+book-clean:
+	rm -rf build/tex build/res build/fig build/html build/results.keys \
+	  build/book.pdf build/book.html
