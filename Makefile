@@ -83,6 +83,10 @@ build/ch%.o: tangle/ch%.cu tangle/harness.h
 build/ptxas-ch%.csv: build/ch%.o book/tools/ptxas.awk
 	awk -f book/tools/ptxas.awk build/ch$*.log > $@
 
+# The machine code, for the book and the tests; needs no GPU.
+build/sass-ch%.txt: build/ch%.o book/tools/sass
+	book/tools/sass $< > $@
+
 ch%: build/ch%.o build/harness.o
 	$(NVCC) -arch=$(ARCH) -o $@ $^ -lcublas
 
@@ -111,7 +115,8 @@ tests/unit: tests/unit.c build/harness.o tangle/harness.h
 	  -o build/unit.o
 	$(NVCC) -o $@ build/unit.o build/harness.o -lcublas
 
-test: all tests/unit $(CHAPTERS:%=build/ptxas-ch%.csv)
+test: all tests/unit $(CHAPTERS:%=build/ptxas-ch%.csv) \
+		$(CHAPTERS:%=build/sass-ch%.txt)
 	@CHAPTERS="$(CHAPTERS)" RESULTS="$(RESULTS)" tests/run
 
 clean:

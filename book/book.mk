@@ -15,6 +15,7 @@ BOOK_OUT      := build
 # the staleness hashes).  Set BOOK_PTXAS= to build the book without nvcc.
 BOOK_CSV      := $(if $(strip $(RESULTS)),$(wildcard $(RESULTS)/*.csv))
 BOOK_PTXAS    ?= $(foreach n,$(CHAPTERS),build/ptxas-ch$(n).csv)
+BOOK_SASS     ?= $(foreach n,$(CHAPTERS),build/sass-ch$(n).txt)
 BOOK_CU       := $(wildcard tangle/*.cu tangle/*.c tangle/*.h)
 # Figures: figures/fig-NAME.tex plus the generated progress chart.
 BOOK_FIGS     := $(patsubst figures/%.tex,build/fig/%,$(wildcard figures/fig-*.tex)) \
@@ -34,7 +35,8 @@ book-html: build/book.html
 
 # key<TAB>value file plus build/res/*.tex (tables, chart, \R definitions).
 # The directory itself is a prerequisite so that a removed CSV is noticed.
-build/results.keys: book/tools/results book/tools/more-keys build/res/config $(BOOK_CSV) $(BOOK_PTXAS) \
+build/results.keys: book/tools/results book/tools/more-keys \
+    book/tools/sass-excerpt build/res/config $(BOOK_CSV) $(BOOK_PTXAS) $(BOOK_SASS) \
     $(BOOK_CU) $(if $(strip $(RESULTS)),$(wildcard $(RESULTS))) | $(TOOLS_STAMP)
 	book/tools/results $(BOOK_OUT) '$(RESULTS)' $(CHAPTERS)
 

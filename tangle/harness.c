@@ -614,7 +614,7 @@ static double time_cpu(gemm_fn *run, struct problem *p, float alpha,
         }
     return reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
 }
-struct row {
+struct report_row {
     const char *kernel;
     struct shape s;
     double ms, cublas_ms;
@@ -646,7 +646,7 @@ static void print_header(const struct chapter *ch, const struct gpu *g,
            "%cuBLAS", "%peak", "error", "check");
 }
 static void print_row(const struct chapter *ch, const struct gpu *g,
-                      const struct options *o, const struct row *r)
+                      const struct options *o, const struct report_row *r)
 {
     double flop = 2.0 * r->s.m * r->s.n * r->s.k;
     double tf = flop / (r->ms * 1e9), cf = flop / (r->cublas_ms * 1e9);
@@ -743,7 +743,7 @@ static int run_shape(const struct chapter *ch, const struct gpu *g,
     double cublas_ms = time_kernel(cublas_sgemm, &p, o->alpha,
                                    o->beta, o->reps);
     if (o->cpu) {
-        struct row r = { .kernel = "cpu", .s = s, .cublas_ms = cublas_ms,
+        struct report_row r = { .kernel = "cpu", .s = s, .cublas_ms = cublas_ms,
                          .checked = o->check, .ref_kind = p.ref_kind };
         r.ms = time_cpu(ch->cpu, &p, o->alpha, 0.0f, o->reps);
         if (o->check)
@@ -762,7 +762,7 @@ static int run_shape(const struct chapter *ch, const struct gpu *g,
             const struct kernel *kn = &ch->kernels[i];
             if (o->kernel && strcmp(o->kernel, kn->name))
                 continue;
-            struct row r = { .kernel = kn->name, .s = s, .cublas_ms = cublas_ms,
+            struct report_row r = { .kernel = kn->name, .s = s, .cublas_ms = cublas_ms,
                              .checked = o->check, .ref_kind = p.ref_kind };
             if (o->check)
                 r.v = check_kernel(kn->run, &p, o->alpha, o->beta);
