@@ -29,7 +29,7 @@ GPU_RESULTS := $(patsubst %/,%,$(firstword $(sort $(wildcard results/*/))))
 RESULTS ?= $(GPU_RESULTS)
 GPU_DIR ?= $(RESULTS)
 TOOLS_STAMP := build/tools.stamp
-BENCH_SIZES ?= 256,512,1024,1111,2048,4096
+BENCH_SIZES ?= 256,512,1024,1111,2048,4096,4097
 
 .PHONY: all programs book tangle bench profile test clean readme tools
 .PRECIOUS: build/ch%.o

@@ -60,6 +60,20 @@ test_compile() {
                 "$(cat build/harness.log)"
 }
 
+# The machine code shows what a chapter claims about it.
+SASS_EXPECT="3:smem:lds128 6:float4:lds128 6:float4:ldge128
+             6:float4:stge128 6:float4:sts128"
+test_sass() {
+    book/tools/more-keys "" build > "$tmp/sass.keys"
+    local e n kn op
+    for e in $SASS_EXPECT; do
+        IFS=: read -r n kn op <<< "$e"
+        if grep -q "^ch$n\.$kn\.sass\.$op	[1-9]" "$tmp/sass.keys"; then
+            ok "ch$n: sgemm_$kn's machine code has $op"
+        else fail "ch$n: sgemm_$kn's machine code has $op"; fi
+    done
+}
+
 test_unit() {
     if tests/unit > "$tmp/unit" 2>&1; then
         ok "harness unit tests ($(tail -1 "$tmp/unit"))"
@@ -182,6 +196,7 @@ test_readme() {
 cpu_tests() {
     test_tangle
     test_compile
+    test_sass
     test_unit
     test_cli
     have_gpu || test_no_gpu

@@ -4,7 +4,8 @@
 # Shapes: 1x1x1, sizes that are not multiples of any tile (primes,
 # tile+1), long thin and short wide ones, K much larger than M and N.
 GPU_SHAPES="1x1x1 1x1x300 2x3x4 31x33x17 33x31x65 127x129x1
-            257x255x513 1000x3x70 3x1000x70 129x127x1031 513x67x2"
+            257x255x513 1000x3x70 3x1000x70 129x127x1031 513x67x2
+            127x131x67 256x256x256 130x259x131"
 
 verify_shape() {   # chapter MxNxK extra-options
     local n=$1 m k nn
@@ -21,7 +22,9 @@ gpu_tests() {
             verify_shape "$n" "$s" > "$tmp/out" 2>&1 \
                 || bad="$bad $s"
             verify_shape "$n" "$s" --pad 3 --alpha -1.5 --beta 0.5 \
-                > "$tmp/out" 2>&1 || bad="$bad $s(pad,beta)"
+                > "$tmp/out" 2>&1 || bad="$bad $s(pad 3,beta)"
+            verify_shape "$n" "$s" --pad 1 --beta -1 \
+                > "$tmp/out" 2>&1 || bad="$bad $s(pad 1,beta)"
         done
         if [ -z "$bad" ]; then ok "ch$n: verified at every test shape"
         else fail "ch$n: verified at every test shape" "failed:$bad"; fi
