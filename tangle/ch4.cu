@@ -25,7 +25,7 @@ sgemm_tile1d(int m, int n, int k, float alpha,
             #pragma unroll
             for (int s = 0; s < CEIL_DIV(BK, TX); s++) {
                 int i = ty + r * TY, j = tx + s * TX;
-                if (i < BM && j < BK)
+                if ((BM % TY == 0 || i < BM) && (BK % TX == 0 || j < BK))
                     as[i][j] = row0 + i < m && t + j < k
                                ? a[(row0 + i) * lda + t + j] : 0.0f;
             }
@@ -34,7 +34,7 @@ sgemm_tile1d(int m, int n, int k, float alpha,
             #pragma unroll
             for (int s = 0; s < CEIL_DIV(BN, TX); s++) {
                 int i = ty + r * TY, j = tx + s * TX;
-                if (i < BK && j < BN)
+                if ((BK % TY == 0 || i < BK) && (BN % TX == 0 || j < BN))
                     bs[i][j] = t + i < k && col0 + j < n
                                ? b[(t + i) * ldb + col0 + j] : 0.0f;
             }
@@ -103,7 +103,7 @@ sgemm_tile2d(int m, int n, int k, float alpha,
             #pragma unroll
             for (int s = 0; s < CEIL_DIV(BK, TX); s++) {
                 int i = ty + r * TY, j = tx + s * TX;
-                if (i < BM && j < BK)
+                if ((BM % TY == 0 || i < BM) && (BK % TX == 0 || j < BK))
                     as[i][j] = row0 + i < m && t + j < k
                                ? a[(row0 + i) * lda + t + j] : 0.0f;
             }
@@ -112,7 +112,7 @@ sgemm_tile2d(int m, int n, int k, float alpha,
             #pragma unroll
             for (int s = 0; s < CEIL_DIV(BN, TX); s++) {
                 int i = ty + r * TY, j = tx + s * TX;
-                if (i < BK && j < BN)
+                if ((BK % TY == 0 || i < BK) && (BN % TX == 0 || j < BN))
                     bs[i][j] = t + i < k && col0 + j < n
                                ? b[(t + i) * ldb + col0 + j] : 0.0f;
             }
