@@ -19,7 +19,7 @@ BOOK_SASS     ?= $(foreach n,$(CHAPTERS),build/sass-ch$(n).txt)
 BOOK_CU       := $(wildcard tangle/*.cu tangle/*.c tangle/*.h)
 # Figures: figures/fig-NAME.tex plus the generated progress chart.
 BOOK_FIGS     := $(patsubst figures/%.tex,build/fig/%,$(wildcard figures/fig-*.tex)) \
-                 build/fig/progress
+                 build/fig/progress build/fig/roofline
 BOOK_NOWEAVE  := noweave -n -index -filter book/tools/hilite
 BOOK_PANDOC   := pandoc -f latex -t html5 -s --toc --toc-depth=2 \
   --number-sections --number-offset=-1 --top-level-division=chapter \
@@ -35,7 +35,7 @@ book-html: build/book.html
 
 # key<TAB>value file plus build/res/*.tex (tables, chart, \R definitions).
 # The directory itself is a prerequisite so that a removed CSV is noticed.
-build/results.keys: book/tools/results book/tools/more-keys \
+build/results.keys: book/tools/results book/tools/more-keys book/tools/roofline \
     book/tools/sass-excerpt build/res/config $(BOOK_CSV) $(BOOK_PTXAS) $(BOOK_SASS) \
     $(BOOK_CU) $(if $(strip $(RESULTS)),$(wildcard $(RESULTS))) | $(TOOLS_STAMP)
 	book/tools/results $(BOOK_OUT) '$(RESULTS)' $(CHAPTERS)
@@ -66,6 +66,8 @@ build/fig/%.pdf: figures/%.tex figures/wrapper.tex | $(TOOLS_STAMP)
 	$(call book-fig,$<)
 build/fig/progress.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
 	$(call book-fig,build/res/progress-plot.tex)
+build/fig/roofline.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
+	$(call book-fig,build/res/roofline-plot.tex)
 build/fig/%.svg: build/fig/%.pdf | $(TOOLS_STAMP)
 	pdftocairo -svg $< $@
 # An HTML-only build must not delete the PDFs it made on the way.
