@@ -10,6 +10,7 @@
 #define BK 8
 #define TM 8
 #define TN 1
+
 __global__ void __launch_bounds__(NT)
 sgemm_tile1d(int m, int n, int k, float alpha,
              const float *a, int lda, const float *b, int ldb,
@@ -77,6 +78,7 @@ static void run_tile1d(int m, int n, int k, float alpha,
     dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
     sgemm_tile1d<<<grid, block>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
+
 #undef BM
 #undef BN
 #undef BK
@@ -88,6 +90,7 @@ static void run_tile1d(int m, int n, int k, float alpha,
 #define BK 16
 #define TM 8
 #define TN 8
+
 __global__ void __launch_bounds__(NT, 2)
 sgemm_tile2d(int m, int n, int k, float alpha,
              const float *a, int lda, const float *b, int ldb,
@@ -155,6 +158,7 @@ static void run_tile2d(int m, int n, int k, float alpha,
     dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
     sgemm_tile2d<<<grid, block>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
+
 #undef BM
 #undef BN
 #undef BK

@@ -10,6 +10,7 @@
 #define BK 8
 #define TM 8
 #define TN 1
+
 __global__ void __launch_bounds__(NT)
 sgemm_remap1d(int m, int n, int k, float alpha,
               const float *a, int lda, const float *b, int ldb,
@@ -74,6 +75,7 @@ static void run_remap1d(int m, int n, int k, float alpha,
     dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
     sgemm_remap1d<<<grid, block>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
+
 #undef BM
 #undef BN
 #undef BK
@@ -85,6 +87,7 @@ static void run_remap1d(int m, int n, int k, float alpha,
 #define BK 16
 #define TM 8
 #define TN 8
+
 __global__ void __launch_bounds__(NT, 2)
 sgemm_remap2d(int m, int n, int k, float alpha,
               const float *a, int lda, const float *b, int ldb,
@@ -149,6 +152,7 @@ static void run_remap2d(int m, int n, int k, float alpha,
     dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
     sgemm_remap2d<<<grid, block>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
+
 #undef BM
 #undef BN
 #undef BK

@@ -11,6 +11,7 @@
 #define BK 16
 #define TM 8
 #define TN 8
+
 __global__ void __launch_bounds__(NT, 2)
 sgemm_remap2d(int m, int n, int k, float alpha,
               const float *a, int lda, const float *b, int ldb,
@@ -198,6 +199,7 @@ static void run_float4(int m, int n, int k, float alpha,
     else
         sgemm_remap2d<<<grid, block>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
+
 #undef BM
 #undef BN
 #undef BK
