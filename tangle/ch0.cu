@@ -38,17 +38,12 @@ static double ffma_tflops(int sms)
         if (i >= 0)
             CUDA_CHECK(cudaEventElapsedTime(&ms[i], e0, e1));
     }
-    for (int i = 1; i < 7; i++)
-        for (int j = i; j > 0 && ms[j] < ms[j - 1]; j--) {
-            float x = ms[j]; ms[j] = ms[j - 1]; ms[j - 1] = x;
-        }
-    double median = ms[3];
     CUDA_CHECK(cudaEventDestroy(e0));
     CUDA_CHECK(cudaEventDestroy(e1));
     CUDA_CHECK(cudaFree(out));
     double flop = 2.0 * blocks * FFMA_THREADS * FFMA_ITERS
                   * FFMA_CHAINS;
-    return flop / (median * 1e-3) / 1e12;
+    return flop / (median_ms(ms, 7) * 1e-3) / 1e12;
 }
 
 static const struct kernel kernels[] = {

@@ -528,6 +528,12 @@ static int cmp_float(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+double median_ms(float *t, int n)
+{
+    qsort(t, n, sizeof *t, cmp_float);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
 static void run_on_set(gemm_fn *run, const struct problem *p, int i,
                        float alpha, float beta)
 {
@@ -571,9 +577,7 @@ static double time_kernel(gemm_fn *run, const struct problem *p,
     CUDA_CHECK(cudaGetLastError());
     for (int i = 0; i < reps; i++)
         CUDA_CHECK(cudaEventElapsedTime(&t[i], ev[i], ev[i + 1]));
-    qsort(t, reps, sizeof *t, cmp_float);
-    double median = reps % 2 ? t[reps / 2]
-                             : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    double median = median_ms(t, reps);
     for (int i = 0; i <= reps; i++)
         CUDA_CHECK(cudaEventDestroy(ev[i]));
     free(ev);
@@ -592,7 +596,7 @@ static double now_ms(void)
 static double time_cpu(gemm_fn *run, struct problem *p, float alpha,
                        float beta, int reps)
 {
-    double t[64];
+    float t[64];
     run(p->s.m, p->s.n, p->s.k, alpha, p->host_a, p->lda, p->host_b,
         p->ldb, beta, p->host_c, p->ldc);
     double t0 = now_ms();
@@ -606,13 +610,9 @@ static double time_cpu(gemm_fn *run, struct problem *p, float alpha,
         t0 = now_ms();
         run(p->s.m, p->s.n, p->s.k, alpha, p->host_a, p->lda, p->host_b,
             p->ldb, beta, p->host_c, p->ldc);
-        t[i] = now_ms() - t0;
+        t[i] = (float)(now_ms() - t0);
     }
-    for (int i = 1; i < reps; i++)          /* insertion sort */
-        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
-            double x = t[j]; t[j] = t[j - 1]; t[j - 1] = x;
-        }
-    return reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    return median_ms(t, reps);
 }
 struct report_row {
     const char *kernel;
@@ -692,10 +692,11 @@ static double copy_tbs(void)
         if (i >= 0)
             CUDA_CHECK(cudaEventElapsedTime(&ms[i], e0, e1));
     }
-    qsort(ms, 10, sizeof ms[0], cmp_float);
     CUDA_CHECK(cudaFree(x));
     CUDA_CHECK(cudaFree(y));
-    return 2.0 * bytes / (0.5 * (ms[4] + ms[5]) * 1e-3) / 1e12;
+    CUDA_CHECK(cudaEventDestroy(e0));
+    CUDA_CHECK(cudaEventDestroy(e1));
+    return 2.0 * bytes / (median_ms(ms, 10) * 1e-3) / 1e12;
 }
 static int measure_ceilings(const struct chapter *ch,
                             const struct gpu *g, const struct options *o)

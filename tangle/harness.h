@@ -58,6 +58,7 @@ void cpu_sgemm(int m, int n, int k, float alpha,
 int parse_options(int argc, char **argv, struct options *o,
                   char *err, size_t errlen);
 double tolerance(int k);
+double median_ms(float *t, int n);
 struct verdict verify(const float *c, int ldc, const double *ref,
                       int m, int n, int k);
 void check_cuda(cudaError_t e, const char *call,
