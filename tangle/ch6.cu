@@ -97,9 +97,10 @@ sgemm_float4(int m, int n, int k, float alpha,
                   "the threads must cover each tile in whole passes");
     __shared__ __align__(16) float ast[BK][BM];
     __shared__ __align__(16) float bs[BK][BN];
-    int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
+    int tx = threadIdx.x, ty = threadIdx.y;
     int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
     float accum[TM][TN] = { { 0.0f } };
+    int tid = ty * TX + tx;
     int inside = row0 + BM <= m && col0 + BN <= n;
     for (int t = 0; t < k; t += BK) {
         if (inside && t + BK <= k) {
