@@ -244,16 +244,18 @@ static int fp32_lanes_per_sm(int major, int minor)
 static void read_driver_version(char *out, size_t len)
 {
     FILE *f = fopen("/proc/driver/nvidia/version", "r");
-    char line[512], *p;
+    char line[512], *p = NULL, *save, *w;
     int v = 0;
-    if (f && fgets(line, sizeof line, f)
-        && (p = strstr(line, "Kernel Module")) != NULL
-        && sscanf(p + 13, "%63s", out) == 1) {
-        fclose(f);
-        return;
-    }
+    if (f && fgets(line, sizeof line, f))
+        p = strstr(line, "Kernel Module");
     if (f)
         fclose(f);
+    for (w = p ? strtok_r(p, " \t\n", &save) : NULL; w;
+         w = strtok_r(NULL, " \t\n", &save))
+        if (*w >= '0' && *w <= '9' && strchr(w, '.')) {
+            snprintf(out, len, "%s", w);
+            return;
+        }
     CUDA_CHECK(cudaDriverGetVersion(&v));
     snprintf(out, len, "cuda-%d.%d", v / 1000, v % 1000 / 10);
 }

@@ -133,6 +133,8 @@ test_results() {
             NR == 1 { next }
             { seen[$2 " " $3 "x" $4 "x" $5] = 1; kern[$2] = 1
               if ($15 != "ok") print "row " NR ": check " $15
+              if ($19 !~ /^([0-9]+\.|cuda-)/)
+                  print "row " NR ": driver version \"" $19 "\""
               if ($23 != hash) print "row " NR ": stale (code hash " \
                   $23 ", code is " hash ")" }
             END { n = split(sizes, s, " ")
