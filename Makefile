@@ -5,9 +5,13 @@
 #   make bench       measure every chapter on this GPU -> results/<gpu>/
 #   make test        the tests (those that need a GPU run when one is here)
 #
-# The programs are built from tangle/, which `make` writes from
-# chapters/ with noweb.  On a machine without noweb (a GPU box with only
-# the CUDA Toolkit) `make bench` builds from the committed tangle/.
+# Nothing here knows a chapter.  Each chapter chapters/chN.nw declares how
+# it is built in its manifest, the code chunk <<chN.mk>>, tangled to
+# tangle/chN.mk and read below: its programs, the GPU it needs, flags,
+# libraries, headline kernel, expected machine code and model keys.
+# The programs are built from tangle/, which `make` writes from chapters/
+# with noweb.  On a machine without noweb (a GPU box with only the CUDA
+# Toolkit) the committed tangle/ is used as it is.
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
@@ -16,30 +20,32 @@ SHELL := /bin/bash
 CHAPTERS := $(shell ls chapters | sed -n 's/^ch\([0-9]*\)\.nw$$/\1/p' \
                     | sort -n)
 NW := $(CHAPTERS:%=chapters/ch%.nw)
-BINS := $(CHAPTERS:%=ch%)
-TANGLED := tangle/harness.h tangle/harness.c $(CHAPTERS:%=tangle/ch%.cu)
+MANIFESTS := $(CHAPTERS:%=tangle/ch%.mk)
 
 ARCH ?= sm_90
 NVCC ?= nvcc
 CC ?= gcc
 CUDA_INC := $(abspath $(dir $(shell command -v $(NVCC)))../include)
 CFLAGS ?= -std=c11 -O2 -Wall -Wextra
-NVCCFLAGS ?= -O3 -std=c++17 -Xcompiler -Wall,-Wextra -Xptxas -v
+# Kernel entries are designated initializers that leave out the fields a
+# kernel does not need; in C++ -Wextra would warn about each one.
+NVCCFLAGS ?= -O3 -std=c++17 -Xptxas -v \
+  -Xcompiler -Wall,-Wextra,-Wno-missing-field-initializers
 GPU_RESULTS := $(patsubst %/,%,$(firstword $(sort $(wildcard results/*/))))
 RESULTS ?= $(GPU_RESULTS)
 GPU_DIR ?= $(RESULTS)
 TOOLS_STAMP := build/tools.stamp
 BENCH_SIZES ?= 256,512,1024,1111,2048,4096,4097
+BENCH_CHAPTERS ?= $(CHAPTERS)
+
+# notangle, unless told not to use it or it is not installed.
+NOTANGLE := $(if $(filter 1,$(NO_TANGLE)),,$(shell command -v notangle \
+                                                     2>/dev/null))
 
 .PHONY: all programs book tangle bench profile test clean readme tools
-.PRECIOUS: build/ch%.o
+.PRECIOUS: build/%.o build/%.log build/sass-%.txt build/kernels-%.tsv
 
 all: programs book readme
-
-programs: $(BINS)
-
-chapter%: ch%
-	@:
 
 # --- tools ---------------------------------------------------------------
 tools: $(TOOLS_STAMP)
@@ -47,80 +53,183 @@ $(TOOLS_STAMP): book/tools/need-tools
 	@book/tools/need-tools
 	@mkdir -p build && touch $@
 
-# --- tangling --------------------------------------------------------------
-# Chapter N's program may use chunks of every chapter up to N.  cpif in
-# book/tools/tangle keeps a file's date when its code did not change, so an
-# edit to prose recompiles nothing.
-# Without noweb (a reader who only wants `make chapter4`, or a GPU box)
-# the committed tangle/ is used as it is; `make` installs noweb for the
-# book, and the tests check that tangle/ matches chapters/.
-tangle: $(TANGLED)
-ifneq ($(NO_TANGLE),1)
-ifneq ($(shell command -v notangle 2>/dev/null),)
-tangle/harness.h tangle/harness.c tangle/ch0.cu: chapters/ch0.nw
-	@book/tools/tangle $(notdir $@) $@ $^
-define tangle_rule
-tangle/ch$(1).cu: $(filter $(foreach c,$(CHAPTERS),$(if $(shell \
-	[ $(c) -le $(1) ] && echo y),chapters/ch$(c).nw)),$(NW))
-	@book/tools/tangle ch$(1).cu $$@ $$^
+# --- the chapters' manifests ---------------------------------------------
+# Chapter N's code may use chunks of every chapter up to N.
+nw_upto = $(foreach c,$(CHAPTERS),$(if $(shell [ $(c) -le $(1) ] \
+                                          && echo y),chapters/ch$(c).nw))
+
+# A manifest sets these fields, and model.NAME formulas; each chapter's
+# values are kept as chN.FIELD.
+FIELDS := programs roots common needs flags libs headline sass lab \
+          extra_runs ceilings
+define read_manifest
+include tangle/ch$(1).mk
+$$(foreach f,$$(FIELDS),$$(eval ch$(1).$$(f) := $$$$(value $$(f)))\
+  $$(eval undefine $$(f)))
+ch$(1).models := $$(filter model.%,$$(.VARIABLES))
+$$(foreach v,$$(ch$(1).models),$$(eval ch$(1).$$(v) := $$$$(value $$(v)))\
+  $$(eval undefine $$(v)))
 endef
-$(foreach n,$(filter-out 0,$(CHAPTERS)),$(eval $(call tangle_rule,$(n))))
+$(foreach n,$(CHAPTERS),$(eval $(call read_manifest,$(n))))
+
+# The manifest first: it names the chapter's other files.
+ifneq ($(NOTANGLE),)
+define tangle_manifest
+tangle/ch$(1).mk: $(call nw_upto,$(1)) book/tools/tangle
+	@book/tools/tangle ch$(1).mk $$@ $(call nw_upto,$(1))
+endef
+$(foreach n,$(CHAPTERS),$(eval $(call tangle_manifest,$(n))))
 endif
+
+# Every program and every other root of chapter N, tangled from the
+# chapters up to N.  cpif (in book/tools/tangle) keeps a file's date when
+# its code did not change, so an edit to prose recompiles nothing.
+roots_of = $(ch$(1).programs:%=%.cu) $(ch$(1).roots)
+TANGLED := $(MANIFESTS) $(foreach n,$(CHAPTERS),\
+             $(addprefix tangle/,$(call roots_of,$(n))))
+tangle: $(TANGLED)
+ifneq ($(NOTANGLE),)
+define tangle_roots
+$(addprefix tangle/,$(call roots_of,$(1))): $(call nw_upto,$(1)) book/tools/tangle
+	@book/tools/tangle $$(notdir $$@) $$@ $(call nw_upto,$(1))
+endef
+$(foreach n,$(CHAPTERS),$(eval $(call tangle_roots,$(n))))
 endif
+
+# --- the GPU each chapter is built for -----------------------------------
+# A chapter needs sm_XY (it runs on that GPU and newer: it is built for
+# ARCH, if ARCH is at least XY) or sm_XYa (instructions of that GPU alone:
+# built for exactly it, if ARCH is sm_XY or sm_XYa).  Otherwise it is
+# skipped, by name.
+sm_num = $(patsubst sm_%,%,$(patsubst %a,%,$(1)))
+exact = $(filter %a,$(1))
+arch_ok = $(shell n=$(call sm_num,$(ch$(1).needs)); a=$(call sm_num,$(ARCH)); \
+  if [ -z "$$n" ]; then echo y; \
+  elif [ -n "$(call exact,$(ch$(1).needs))" ]; then [ "$$a" = "$$n" ] && echo y; \
+  else [ "$$a" -ge "$$n" ] && echo y; fi)
+target_of = $(if $(call exact,$(ch$(1).needs)),$(ch$(1).needs),$(ARCH))
+gencode = -gencode=arch=compute_$(patsubst sm_%,%,$(1)),code=$(1) \
+  $(if $(call exact,$(1)),,-gencode=arch=compute_$(patsubst sm_%,%,$(1)),code=compute_$(patsubst sm_%,%,$(1)))
+BUILDABLE := $(foreach n,$(CHAPTERS),$(if $(call arch_ok,$(n)),$(n)))
+SKIPPED := $(filter-out $(BUILDABLE),$(CHAPTERS))
+BINS := $(foreach n,$(BUILDABLE),$(ch$(n).programs))
+COMMON := $(foreach n,$(CHAPTERS),$(ch$(n).common))
+COMMON_OBJS := $(COMMON:%=build/%.o)
+HEADERS := $(foreach n,$(CHAPTERS),$(filter %.h,$(addprefix tangle/,$(ch$(n).roots))))
+
+programs: $(BINS) $(SKIPPED:%=skip-ch%)
+chapter%: ch%
+	@:
 
 # --- compiling ------------------------------------------------------------
+# With noweb, the compiler reads a copy of the code tangled with #line
+# directives (build/src/), so that its messages point into chapters/*.nw;
+# the object still depends only on tangle/, so prose edits compile nothing.
 # Compiler output is kept in build/*.log: the ptxas report (registers,
 # shared memory, spills) feeds the book and the tests.
-build/harness.o: tangle/harness.c tangle/harness.h
+define source_of   # $(1) file in tangle/, $(2) chapter
+$(if $(NOTANGLE),notangle -L -R$(1) $(call nw_upto,$(2)) > build/src/$(1) \
+  && echo build/src/$(1),echo tangle/$(1))
+endef
+
+define common_rules
+build/$(1).o: tangle/$(1).c $(HEADERS)
+	@mkdir -p build/src
+	src=$$$$($(call source_of,$(1).c,$(2))) && \
+	$(CC) $(CFLAGS) -I$(CUDA_INC) -Itangle -c $$$$src -o $$@ 2> build/$(1).log; \
+	  rc=$$$$?; cat build/$(1).log >&2; exit $$$$rc
+endef
+$(foreach n,$(CHAPTERS),$(foreach c,$(ch$(n).common),\
+  $(eval $(call common_rules,$(c),$(n)))))
+
+# The compiler's flags for a program, kept in build/P.flags, which changes
+# (and recompiles the program) only when they do: make ARCH=sm_80 after a
+# build for sm_90 rebuilds everything.
+nvcc_for = $(call gencode,$(call target_of,$(2))) $(NVCCFLAGS) \
+  $(ch$(2).flags) -DBOOK_CHAPTER=$(2) -DBOOK_TARGET='"$(call target_of,$(2))"'
+define program_rules   # $(1) program, $(2) chapter
+build/$(1).flags: FORCE
 	@mkdir -p build
-	$(CC) $(CFLAGS) -I$(CUDA_INC) -c $< -o $@ 2> build/harness.log; \
-	  rc=$$?; cat build/harness.log >&2; exit $$rc
+	@echo '$(subst ','"'"',$(call nvcc_for,$(1),$(2)))' | cmp -s - $$@ \
+	  || echo '$(subst ','"'"',$(call nvcc_for,$(1),$(2)))' > $$@
+build/$(1).o: tangle/$(1).cu $(HEADERS) build/$(1).flags
+	@mkdir -p build/src
+	src=$$$$($(call source_of,$(1).cu,$(2))) && \
+	$(NVCC) $(call nvcc_for,$(1),$(2)) -Itangle -c $$$$src \
+	  -o $$@ 2> build/$(1).log; rc=$$$$?; \
+	  grep -v -e '^ptxas info' -e 'bytes stack frame' build/$(1).log >&2; \
+	  exit $$$$rc
+$(1): build/$(1).o $(COMMON_OBJS)
+	$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs)
+.PHONY: FORCE
+# What the program says about its kernels, without a GPU.
+build/kernels-$(1).tsv: $(1)
+	./$(1) --list > $$@
+endef
+$(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).programs),\
+  $(eval $(call program_rules,$(p),$(n)))))
 
-build/ch%.o: tangle/ch%.cu tangle/harness.h
-	@mkdir -p build
-	$(NVCC) -arch=$(ARCH) $(NVCCFLAGS) -Itangle -c $< -o $@ \
-	  2> build/ch$*.log; rc=$$?; \
-	  grep -v -e '^ptxas info' -e 'bytes stack frame' build/ch$*.log >&2; \
-	  exit $$rc
+define skip_rules   # $(1) chapter
+.PHONY: skip-ch$(1) $(ch$(1).programs)
+skip-ch$(1):
+	@echo "make: skipping chapter $(1) ($(ch$(1).programs)): it needs a GPU of $(ch$(1).needs), ARCH is $(ARCH)"
+$(ch$(1).programs): skip-ch$(1)
+endef
+$(foreach n,$(SKIPPED),$(eval $(call skip_rules,$(n))))
 
-build/ptxas-ch%.csv: build/ch%.o book/tools/ptxas.awk
-	awk -f book/tools/ptxas.awk build/ch$*.log > $@
-
-# The machine code, for the book and the tests; needs no GPU.
-build/sass-ch%.txt: build/ch%.o book/tools/sass
+# Per kernel instance: registers, shared memory, spills (ptxas), and the
+# machine code's instruction counts; no GPU is needed.
+build/ptxas-%.csv: build/%.o build/kernels-%.tsv book/tools/ptxas
+	book/tools/ptxas build/$*.log build/kernels-$*.tsv > $@
+build/sass-%.txt: build/%.o book/tools/sass
 	book/tools/sass $< > $@
+build/sass-%.csv: build/sass-%.txt build/kernels-%.tsv book/tools/sass-count
+	book/tools/sass-count $< build/kernels-$*.tsv > $@
 
-ch%: build/ch%.o build/harness.o
-	$(NVCC) -arch=$(ARCH) -o $@ $^ -lcublas
+# The manifests as one table, chapter<TAB>field<TAB>value, for the tools.
+build/manifest.tsv: $(MANIFESTS) Makefile
+	@mkdir -p build
+	$(file > $@.tmp)
+	$(foreach n,$(CHAPTERS),$(foreach f,$(FIELDS) $(ch$(n).models),\
+	  $(file >> $@.tmp,$(n)	$(f)	$(strip $(ch$(n).$(f))))))
+	@echo "ARCH	$(ARCH)" >> $@.tmp; echo "BUILDABLE	$(BUILDABLE)" >> $@.tmp
+	@mv $@.tmp $@
+
+PROGRAM_FACTS := $(foreach p,$(BINS),build/ptxas-$(p).csv build/sass-$(p).csv)
 
 # --- measuring ------------------------------------------------------------
 # Never tangles or installs anything: a GPU machine needs only nvcc and
 # cuBLAS.
 bench:
-	$(MAKE) NO_TANGLE=1 programs
-	book/tools/bench "$(BENCH_SIZES)" $(CHAPTERS)
+	$(MAKE) NO_TANGLE=1 programs build/manifest.tsv
+	book/tools/bench "$(BENCH_SIZES)" $(BENCH_CHAPTERS)
 
-# Hardware counters (Nsight Compute) and the disassembly, for the book.
+# Hardware counters (Nsight Compute), for the book.
 profile:
-	$(MAKE) NO_TANGLE=1 programs
-	book/tools/profile $(GPU_DIR) $(CHAPTERS)
+	$(MAKE) NO_TANGLE=1 programs build/manifest.tsv
+	book/tools/profile $(GPU_DIR) $(BENCH_CHAPTERS)
 
 # --- the book -------------------------------------------------------------
 include book/book.mk
 
 readme: README.md
-README.md: $(wildcard $(RESULTS)/*.csv) $(NW) book/tools/readme-table
+README.md: $(wildcard $(RESULTS)/*.csv) $(NW) build/manifest.tsv \
+           book/tools/readme-table book/tools/csv.awk
 	@book/tools/splice-readme '$(RESULTS)' $(NW)
 
 # --- tests ----------------------------------------------------------------
-tests/unit: tests/unit.c build/harness.o tangle/harness.h
+# tests/run checks the committed tangle/ before it builds anything, then
+# builds (make all) and tests what was built.
+tests/unit: tests/unit.c $(COMMON_OBJS) $(HEADERS)
 	$(CC) $(CFLAGS) -I$(CUDA_INC) -Itangle -c tests/unit.c \
 	  -o build/unit.o
-	$(NVCC) -o $@ build/unit.o build/harness.o -lcublas
+	$(NVCC) -o $@ build/unit.o $(COMMON_OBJS) -lcublas
 
-test: all tests/unit $(CHAPTERS:%=build/ptxas-ch%.csv) \
-		$(CHAPTERS:%=build/sass-ch%.txt)
+test:
 	@CHAPTERS="$(CHAPTERS)" RESULTS="$(RESULTS)" tests/run
 
+# What the tests build after checking tangle/.
+test-build: all tests/unit $(PROGRAM_FACTS)
+
 clean:
-	rm -rf build $(BINS) tests/unit
+	rm -rf build $(foreach n,$(CHAPTERS),$(ch$(n).programs)) tests/unit

@@ -4,18 +4,19 @@
 #   NW           chapters/ch0.nw chapters/ch1.nw ... in the same order
 #   RESULTS      results/<gpu> whose numbers the book shows (may be empty)
 #   TOOLS_STAMP  file that exists once noweb, pandoc and TeX are installed
-#   rules for build/ptxas-chN.csv (nvcc -Xptxas -v) and tangle/chN.cu
+#   PROGRAM_FACTS build/ptxas-P.csv, build/sass-P.csv for each program P
+#   rules for those, build/manifest.tsv and tangle/
 # Targets: build/book.pdf build/book.html book (both) book-pdf book-html
 #          build/results.keys readme-table book-clean
 # Nothing here depends on a compiled binary: a prose edit re-weaves and
 # re-typesets only.  Everything generated goes under build/.
 
 BOOK_OUT      := build
-# Results: the CSVs of $(RESULTS) (if any), ptxas reports, tangled code (for
-# the staleness hashes).  Set BOOK_PTXAS= to build the book without nvcc.
+# Results: the CSVs of $(RESULTS) (if any), ptxas reports and machine code,
+# tangled code (for the staleness hashes).  Set BOOK_FACTS= to build the
+# book without nvcc.
 BOOK_CSV      := $(if $(strip $(RESULTS)),$(wildcard $(RESULTS)/*.csv))
-BOOK_PTXAS    ?= $(foreach n,$(CHAPTERS),build/ptxas-ch$(n).csv)
-BOOK_SASS     ?= $(foreach n,$(CHAPTERS),build/sass-ch$(n).txt)
+BOOK_FACTS    ?= $(PROGRAM_FACTS)
 BOOK_CU       := $(wildcard tangle/*.cu tangle/*.c tangle/*.h)
 # Figures: figures/fig-NAME.tex plus the generated progress chart.
 BOOK_FIGS     := $(patsubst figures/%.tex,build/fig/%,$(wildcard figures/fig-*.tex)) \
@@ -36,7 +37,8 @@ book-html: build/book.html
 # key<TAB>value file plus build/res/*.tex (tables, chart, \R definitions).
 # The directory itself is a prerequisite so that a removed CSV is noticed.
 build/results.keys: book/tools/results book/tools/more-keys book/tools/roofline \
-    book/tools/sass-excerpt build/res/config $(BOOK_CSV) $(BOOK_PTXAS) $(BOOK_SASS) \
+    book/tools/sass-excerpt book/tools/models book/tools/csv.awk build/manifest.tsv \
+    build/res/config $(BOOK_CSV) $(BOOK_FACTS) \
     $(BOOK_CU) $(if $(strip $(RESULTS)),$(wildcard $(RESULTS))) | $(TOOLS_STAMP)
 	book/tools/results $(BOOK_OUT) '$(RESULTS)' $(CHAPTERS)
 

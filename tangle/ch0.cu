@@ -47,15 +47,23 @@ static double ffma_tflops(int sms)
 }
 
 static const struct kernel kernels[] = {
-    { "cublas", "cuBLAS SGEMM, CUBLAS_COMPUTE_32F", cublas_sgemm },
+    { .name = "cublas", .what = "cuBLAS SGEMM, CUBLAS_COMPUTE_32F",
+      .run = cublas_sgemm },
 };
 
 static const struct chapter chapter = {
-    0, "the harness and cuBLAS", kernels, COUNT_OF(kernels),
-    cpu_sgemm, ffma_tflops
+    .title = "the harness and cuBLAS",
+    .kernels = kernels, .nkernels = COUNT_OF(kernels),
+    .cpu = cpu_sgemm, .ffma_tflops = ffma_tflops,
 };
 
+#if !defined(BOOK_CHAPTER) || !defined(BOOK_TARGET)
+#error "build with make: it defines BOOK_CHAPTER and BOOK_TARGET"
+#endif
 int main(int argc, char **argv)
 {
-    return harness_main(argc, argv, &chapter);
+    struct chapter ch = chapter;
+    ch.number = BOOK_CHAPTER;
+    ch.target = BOOK_TARGET;
+    return harness_main(argc, argv, &ch);
 }

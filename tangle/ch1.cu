@@ -26,15 +26,23 @@ static void run_naive(int m, int n, int k, float alpha,
 }
 
 static const struct kernel kernels[] = {
-    { "naive", "one thread per element, threadIdx.x picks the row",
-      run_naive },
+    { .name = "naive",
+      .what = "one thread per element, threadIdx.x picks the row",
+      .function = "sgemm_naive", .run = run_naive },
 };
 
 static const struct chapter chapter = {
-    1, "the naive kernel", kernels, COUNT_OF(kernels), NULL, NULL
+    .title = "the naive kernel",
+    .kernels = kernels, .nkernels = COUNT_OF(kernels),
 };
 
+#if !defined(BOOK_CHAPTER) || !defined(BOOK_TARGET)
+#error "build with make: it defines BOOK_CHAPTER and BOOK_TARGET"
+#endif
 int main(int argc, char **argv)
 {
-    return harness_main(argc, argv, &chapter);
+    struct chapter ch = chapter;
+    ch.number = BOOK_CHAPTER;
+    ch.target = BOOK_TARGET;
+    return harness_main(argc, argv, &ch);
 }

@@ -26,16 +26,23 @@ static void run_coalesced(int m, int n, int k, float alpha,
 }
 
 static const struct kernel kernels[] = {
-    { "coalesced", "one thread per element, threadIdx.x picks the "
-      "column", run_coalesced },
+    { .name = "coalesced",
+      .what = "one thread per element, threadIdx.x picks the column",
+      .function = "sgemm_coalesced", .run = run_coalesced },
 };
 
 static const struct chapter chapter = {
-    2, "coalescing global memory", kernels, COUNT_OF(kernels), NULL,
-    NULL
+    .title = "coalescing global memory",
+    .kernels = kernels, .nkernels = COUNT_OF(kernels),
 };
 
+#if !defined(BOOK_CHAPTER) || !defined(BOOK_TARGET)
+#error "build with make: it defines BOOK_CHAPTER and BOOK_TARGET"
+#endif
 int main(int argc, char **argv)
 {
-    return harness_main(argc, argv, &chapter);
+    struct chapter ch = chapter;
+    ch.number = BOOK_CHAPTER;
+    ch.target = BOOK_TARGET;
+    return harness_main(argc, argv, &ch);
 }

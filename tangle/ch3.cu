@@ -35,15 +35,23 @@ static void run_smem(int m, int n, int k, float alpha,
 }
 
 static const struct kernel kernels[] = {
-    { "smem", "32x32 tiles of A and B staged in shared memory",
-      run_smem },
+    { .name = "smem",
+      .what = "32x32 tiles of A and B staged in shared memory",
+      .function = "sgemm_smem", .run = run_smem },
 };
 
 static const struct chapter chapter = {
-    3, "shared-memory tiling", kernels, COUNT_OF(kernels), NULL, NULL
+    .title = "shared-memory tiling",
+    .kernels = kernels, .nkernels = COUNT_OF(kernels),
 };
 
+#if !defined(BOOK_CHAPTER) || !defined(BOOK_TARGET)
+#error "build with make: it defines BOOK_CHAPTER and BOOK_TARGET"
+#endif
 int main(int argc, char **argv)
 {
-    return harness_main(argc, argv, &chapter);
+    struct chapter ch = chapter;
+    ch.number = BOOK_CHAPTER;
+    ch.target = BOOK_TARGET;
+    return harness_main(argc, argv, &ch);
 }

@@ -166,16 +166,26 @@ static void run_tile2d(int m, int n, int k, float alpha,
 #undef TN
 
 static const struct kernel kernels[] = {
-    { "tile1d", "64x64 block tile, 8x1 results per thread", run_tile1d },
-    { "tile2d", "128x128 block tile, 8x8 results per thread",
-      run_tile2d },
+    { .name = "tile1d",
+      .what = "64x64 block tile, 8x1 results per thread",
+      .function = "sgemm_tile1d", .run = run_tile1d },
+    { .name = "tile2d",
+      .what = "128x128 block tile, 8x8 results per thread",
+      .function = "sgemm_tile2d", .run = run_tile2d },
 };
 
 static const struct chapter chapter = {
-    4, "register tiling", kernels, COUNT_OF(kernels), NULL, NULL
+    .title = "register tiling",
+    .kernels = kernels, .nkernels = COUNT_OF(kernels),
 };
 
+#if !defined(BOOK_CHAPTER) || !defined(BOOK_TARGET)
+#error "build with make: it defines BOOK_CHAPTER and BOOK_TARGET"
+#endif
 int main(int argc, char **argv)
 {
-    return harness_main(argc, argv, &chapter);
+    struct chapter ch = chapter;
+    ch.number = BOOK_CHAPTER;
+    ch.target = BOOK_TARGET;
+    return harness_main(argc, argv, &ch);
 }

@@ -160,17 +160,26 @@ static void run_remap2d(int m, int n, int k, float alpha,
 #undef TN
 
 static const struct kernel kernels[] = {
-    { "remap1d", "ch4's 1D kernel, loads by flat thread index",
-      run_remap1d },
-    { "remap2d", "ch4's 2D kernel, loads by flat thread index",
-      run_remap2d },
+    { .name = "remap1d",
+      .what = "ch4's 1D kernel, loads by flat thread index",
+      .function = "sgemm_remap1d", .run = run_remap1d },
+    { .name = "remap2d",
+      .what = "ch4's 2D kernel, loads by flat thread index",
+      .function = "sgemm_remap2d", .run = run_remap2d },
 };
 
 static const struct chapter chapter = {
-    5, "index rearrangement", kernels, COUNT_OF(kernels), NULL, NULL
+    .title = "index rearrangement",
+    .kernels = kernels, .nkernels = COUNT_OF(kernels),
 };
 
+#if !defined(BOOK_CHAPTER) || !defined(BOOK_TARGET)
+#error "build with make: it defines BOOK_CHAPTER and BOOK_TARGET"
+#endif
 int main(int argc, char **argv)
 {
-    return harness_main(argc, argv, &chapter);
+    struct chapter ch = chapter;
+    ch.number = BOOK_CHAPTER;
+    ch.target = BOOK_TARGET;
+    return harness_main(argc, argv, &ch);
 }

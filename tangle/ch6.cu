@@ -208,15 +208,23 @@ static void run_float4(int m, int n, int k, float alpha,
 #undef TN
 
 static const struct kernel kernels[] = {
-    { "float4", "ch5's 2D kernel with float4 loads and stores",
-      run_float4 },
+    { .name = "float4",
+      .what = "ch5's 2D kernel with float4 loads and stores",
+      .function = "sgemm_float4", .run = run_float4 },
 };
 
 static const struct chapter chapter = {
-    6, "wide loads: float4", kernels, COUNT_OF(kernels), NULL, NULL
+    .title = "wide loads: float4",
+    .kernels = kernels, .nkernels = COUNT_OF(kernels),
 };
 
+#if !defined(BOOK_CHAPTER) || !defined(BOOK_TARGET)
+#error "build with make: it defines BOOK_CHAPTER and BOOK_TARGET"
+#endif
 int main(int argc, char **argv)
 {
-    return harness_main(argc, argv, &chapter);
+    struct chapter ch = chapter;
+    ch.number = BOOK_CHAPTER;
+    ch.target = BOOK_TARGET;
+    return harness_main(argc, argv, &ch);
 }

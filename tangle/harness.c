@@ -182,6 +182,8 @@ int parse_options(int argc, char **argv, struct options *o,
                    o->check = 0;
                } else if (!strcmp(flag, "--csv") && !value) {
                    o->csv = 1;
+               } else if (!strcmp(flag, "--list") && !value) {
+                   o->list = 1;
                } else if (!strcmp(flag, "--cpu") && !value) {
                    o->cpu = 1;
                } else if (!strcmp(flag, "--ceilings") && !value) {
@@ -286,6 +288,21 @@ static void gpu_open(struct gpu *g)
     g->peak_tflops = 2.0 * g->sms * fp32_lanes_per_sm(p.major, p.minor)
                      * g->clock_mhz * 1e6 / 1e12;
 }
+static int gpu_can_run(const struct gpu *g, const char *target)
+{
+    int sm = 0, have = g->major * 10 + g->minor;
+    char suffix = '\0';
+    if (sscanf(target, "sm_%d%c", &sm, &suffix) < 1)
+        return 1;
+    int exact = suffix == 'a';
+    if (exact ? have == sm : have >= sm)
+        return 1;
+    fprintf(stderr, "%s: built for %s, which needs a GPU of compute "
+            "capability %s%d.%d; the %s is %d.%d\n", progname, target,
+            exact ? "" : "at least ", sm / 10, sm % 10, g->name,
+            g->major, g->minor);
+    return 0;
+}
 static cublasHandle_t blas;
 
 static void blas_open(void)
@@ -294,18 +311,51 @@ static void blas_open(void)
     CUBLAS_CHECK(cublasSetMathMode(blas, CUBLAS_DEFAULT_MATH));
 }
 
+static void cublas_gemm(cublasComputeType_t compute, cudaDataType_t in,
+                        int m, int n, int k, float alpha, const void *a, int lda,
+                        const void *b, int ldb, float beta, float *c, int ldc)
+{
+    CUBLAS_CHECK(cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N,
+                              n, m, k, &alpha, b, in, ldb, a, in, lda,
+                              &beta, c, CUDA_R_32F, ldc, compute,
+                              CUBLAS_GEMM_DEFAULT));
+}
+
 void cublas_sgemm(int m, int n, int k, float alpha,
                   const float *a, int lda, const float *b, int ldb,
                   float beta, float *c, int ldc)
 {
-    CUBLAS_CHECK(cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N,
-                              n, m, k, &alpha,
-                              b, CUDA_R_32F, ldb,
-                              a, CUDA_R_32F, lda, &beta,
-                              c, CUDA_R_32F, ldc,
-                              CUBLAS_COMPUTE_32F,
-                              CUBLAS_GEMM_DEFAULT));
+    cublas_gemm(CUBLAS_COMPUTE_32F, CUDA_R_32F, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
+static void cublas_tf32(int m, int n, int k, float alpha,
+                        const float *a, int lda, const float *b, int ldb,
+                        float beta, float *c, int ldc)
+{
+    cublas_gemm(CUBLAS_COMPUTE_32F_FAST_TF32, CUDA_R_32F,
+                m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+static void cublas_bf16(int m, int n, int k, float alpha,
+                        const bf16_bits *a, int lda,
+                        const bf16_bits *b, int ldb,
+                        float beta, float *c, int ldc)
+{
+    cublas_gemm(CUBLAS_COMPUTE_32F, CUDA_R_16BF, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+static const struct kernel baseline[NPRECISIONS] = {
+    [FP32] = { .name = "cublas", .run = cublas_sgemm },
+    [TF32] = { .name = "cublas_tf32", .precision = TF32,
+               .run = cublas_tf32 },
+    [BF16] = { .name = "cublas_bf16", .precision = BF16,
+               .run_bf16 = cublas_bf16 },
+    [FP32_3XTF32] = { .name = "cublas", .run = cublas_sgemm },
+};
+
+static const char *const precision_name[NPRECISIONS] = {
+    [FP32] = "fp32", [TF32] = "tf32", [BF16] = "bf16",
+    [FP32_3XTF32] = "3xtf32",
+};
 void cpu_sgemm(int m, int n, int k, float alpha,
                const float *a, int lda, const float *b, int ldb,
                float beta, float *c, int ldc)
@@ -321,32 +371,50 @@ void cpu_sgemm(int m, int n, int k, float alpha,
 }
 static void reference_product(int m, int n, int k, const float *a,
                               int lda, const float *b, int ldb,
-                              double *out)
+                              double *out, double *scale)
 {
     for (size_t i = 0; i < (size_t)m * n; i++)
-        out[i] = 0.0;
+        out[i] = scale[i] = 0.0;
     for (int i = 0; i < m; i++)
         for (int p = 0; p < k; p++) {
             double aip = a[(size_t)i * lda + p];
             const float *brow = b + (size_t)p * ldb;
-            double *orow = out + (size_t)i * n;
-            for (int j = 0; j < n; j++)
-                orow[j] += aip * brow[j];
+            double *orow = out + (size_t)i * n, *srow = scale + (size_t)i * n;
+            for (int j = 0; j < n; j++) {
+                double t = aip * brow[j];
+                orow[j] += t;
+                srow[j] += t * t;
+            }
         }
+    for (size_t i = 0; i < (size_t)m * n; i++)
+        scale[i] = sqrt(scale[i]);
 }
-double tolerance(int k)
+static double input_roundoff(enum precision p)
 {
-    return ldexp(fmax(64.0, 16.0 * sqrt((double)k)), -24);
+    return p == TF32 ? ldexp(1.0, -11) : p == BF16 ? ldexp(1.0, -8) : 0;
 }
 
-struct verdict verify(const float *c, int ldc, const double *ref,
-                      int m, int n, int k)
+double tolerance(enum precision p, int k)
 {
-    struct verdict v = { 0, 0, tolerance(k), 0, 0, 0, 0 };
+    return 4 * input_roundoff(p)
+           + ldexp(fmax(64.0, 16.0 * sqrt((double)k)), -24);
+}
+
+double tolerance_max(enum precision p, int k)
+{
+    return tolerance(p, k) + 12 * input_roundoff(p);
+}
+struct verdict verify(const float *c, int ldc, const double *ref,
+                      const double *scale, int m, int n, int k,
+                      enum precision prec)
+{
+    struct verdict v = { 0, 0, tolerance(prec, k),
+                         tolerance_max(prec, k), 0, 0, 0, 0 };
     double num = 0, den = 0, worst = -1, refmax = 0;
     for (int i = 0; i < m; i++)
         for (int j = 0; j < n; j++) {
-            double x = c[(size_t)i * ldc + j], r = ref[(size_t)i * n + j];
+            size_t ij = (size_t)i * n + j;
+            double x = c[(size_t)i * ldc + j], r = ref[ij];
             double d = isfinite(x) ? fabs(x - r) : INFINITY;
             if (!isfinite(x))
                 v.nonfinite++;
@@ -354,6 +422,8 @@ struct verdict verify(const float *c, int ldc, const double *ref,
                 num += d * d;
             den += r * r;
             refmax = fmax(refmax, fabs(r));
+            if (scale)
+                d /= scale[ij];
             if (d > worst) {
                 worst = d;
                 v.worst_i = i;
@@ -361,29 +431,34 @@ struct verdict verify(const float *c, int ldc, const double *ref,
             }
         }
     v.err = den > 0 ? sqrt(num / den) : sqrt(num);
-    v.max_err = refmax > 0 ? worst / refmax : worst;
-    v.ok = v.nonfinite == 0 && v.err <= v.tol && v.max_err <= v.tol;
+    v.max_err = scale ? worst : refmax > 0 ? worst / refmax : worst;
+    v.ok = v.nonfinite == 0 && v.err <= v.tol && v.max_err <= v.tol_max;
     return v;
 }
 enum { MAX_SETS = 256 };
 
-struct bufset { float *a, *b, *c; };
+struct bufset {
+    float *a, *b, *c;
+    bf16_bits *a16, *b16;      /* only when a BF16 kernel will run */
+};
 
 struct problem {
     struct shape s;
-    int lda, ldb, ldc, nsets;
+    int lda, ldb, ldc, nsets, bf16;
     struct bufset set[MAX_SETS];
     float *c0;                 /* device: the initial C for beta != 0 */
     float *host_a, *host_b, *host_c0, *host_c;
+    bf16_bits *host_a16, *host_b16;
     double *ref0, *ref;        /* alpha AB, and alpha AB + beta C0 */
+    double *scale0, *scale;    /* their elements' scales, or NULL */
     const char *ref_kind;      /* "fp64" or "cublas" */
 };
 
 static size_t set_bytes(const struct problem *p)
 {
-    return sizeof(float) * ((size_t)p->s.m * p->lda
-                            + (size_t)p->s.k * p->ldb
-                            + (size_t)p->s.m * p->ldc);
+    size_t ab = (size_t)p->s.m * p->lda + (size_t)p->s.k * p->ldb;
+    return sizeof(float) * (ab + (size_t)p->s.m * p->ldc)
+           + (p->bf16 ? sizeof(bf16_bits) * ab : 0);
 }
 
 static int choose_sets(const struct problem *p, const struct gpu *g)
@@ -404,6 +479,19 @@ static int choose_sets(const struct problem *p, const struct gpu *g)
     want = want < 2 ? 2 : want > MAX_SETS ? MAX_SETS : want;
     return (int)(want < fit ? want : fit);
 }
+static bf16_bits to_bf16(float x)
+{
+    unsigned int u;
+    memcpy(&u, &x, sizeof u);
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return (bf16_bits)(u >> 16);
+}
+
+static void round_to_bf16(const float *x, bf16_bits *y, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        y[i] = to_bf16(x[i]);
+}
 static void *host_alloc(size_t bytes)
 {
     void *p = malloc(bytes ? bytes : 1);
@@ -416,13 +504,15 @@ static void *host_alloc(size_t bytes)
 }
 
 static void problem_init(struct problem *p, struct shape s,
-                         const struct options *o, const struct gpu *g)
+                         const struct options *o, const struct gpu *g,
+                         int bf16)
 {
     memset(p, 0, sizeof *p);
     p->s = s;
     p->lda = s.k + o->pad;
     p->ldb = s.n + o->pad;
     p->ldc = s.n + o->pad;
+    p->bf16 = bf16;
     p->nsets = choose_sets(p, g);
     size_t na = (size_t)s.m * p->lda, nb = (size_t)s.k * p->ldb;
     size_t nc = (size_t)s.m * p->ldc;
@@ -430,6 +520,10 @@ static void problem_init(struct problem *p, struct shape s,
     p->host_b = host_alloc(nb * sizeof(float));
     p->host_c0 = host_alloc(nc * sizeof(float));
     p->host_c = host_alloc(nc * sizeof(float));
+    if (bf16) {
+        p->host_a16 = host_alloc(na * sizeof(bf16_bits));
+        p->host_b16 = host_alloc(nb * sizeof(bf16_bits));
+    }
     fill_random(p->host_c0, nc, o->seed * 7919 + 3);
     CUDA_CHECK(cudaMalloc((void **)&p->c0, nc * sizeof(float)));
     CUDA_CHECK(cudaMemcpy(p->c0, p->host_c0, nc * sizeof(float),
@@ -447,6 +541,16 @@ static void problem_init(struct problem *p, struct shape s,
                               cudaMemcpyHostToDevice));
         CUDA_CHECK(cudaMemcpy(t->c, p->c0, nc * sizeof(float),
                               cudaMemcpyDeviceToDevice));
+        if (bf16) {
+            round_to_bf16(p->host_a, p->host_a16, na);
+            round_to_bf16(p->host_b, p->host_b16, nb);
+            CUDA_CHECK(cudaMalloc((void **)&t->a16, na * sizeof(bf16_bits)));
+            CUDA_CHECK(cudaMalloc((void **)&t->b16, nb * sizeof(bf16_bits)));
+            CUDA_CHECK(cudaMemcpy(t->a16, p->host_a16, na * sizeof(bf16_bits),
+                                  cudaMemcpyHostToDevice));
+            CUDA_CHECK(cudaMemcpy(t->b16, p->host_b16, nb * sizeof(bf16_bits),
+                                  cudaMemcpyHostToDevice));
+        }
     }
 }
 static void problem_references(struct problem *p, float alpha,
@@ -458,8 +562,10 @@ static void problem_references(struct problem *p, float alpha,
     p->ref = host_alloc(nr * sizeof(double));
     if ((double)m * n * k <= 134217728.0) {
         p->ref_kind = "fp64";
+        p->scale0 = host_alloc(nr * sizeof(double));
+        p->scale = host_alloc(nr * sizeof(double));
         reference_product(m, n, k, p->host_a, p->lda, p->host_b,
-                          p->ldb, p->ref0);
+                          p->ldb, p->ref0, p->scale0);
     } else {
         struct bufset *s0 = &p->set[0], *s1 = &p->set[1];
         p->ref_kind = "cublas";
@@ -473,9 +579,13 @@ static void problem_references(struct problem *p, float alpha,
                 p->ref0[(size_t)i * n + j] = p->host_c[(size_t)i * p->ldc + j];
     }
     for (size_t i = 0; i < nr; i++) {
-        size_t ci = i / n * p->ldc + i % n;
+        double c0 = (double)beta * p->host_c0[i / n * p->ldc + i % n];
         p->ref0[i] *= alpha;
-        p->ref[i] = p->ref0[i] + (double)beta * p->host_c0[ci];
+        p->ref[i] = p->ref0[i] + c0;
+        if (p->scale) {
+            p->scale0[i] *= fabs(alpha);
+            p->scale[i] = p->scale0[i] + fabs(c0);
+        }
     }
 }
 static void problem_free(struct problem *p)
@@ -484,18 +594,54 @@ static void problem_free(struct problem *p)
         CUDA_CHECK(cudaFree(p->set[i].a));
         CUDA_CHECK(cudaFree(p->set[i].b));
         CUDA_CHECK(cudaFree(p->set[i].c));
+        CUDA_CHECK(cudaFree(p->set[i].a16));
+        CUDA_CHECK(cudaFree(p->set[i].b16));
     }
     CUDA_CHECK(cudaFree(p->c0));
     free(p->host_a);
     free(p->host_b);
     free(p->host_c0);
     free(p->host_c);
+    free(p->host_a16);
+    free(p->host_b16);
     free(p->ref0);
     free(p->ref);
+    free(p->scale0);
+    free(p->scale);
 }
-static struct verdict check_once(gemm_fn *run, struct problem *p,
-                                 float alpha, float beta,
-                                 const double *ref)
+static void run_on_set(const struct kernel *kn, const struct problem *p,
+                       int i, float alpha, float beta)
+{
+    const struct bufset *s = &p->set[i % p->nsets];
+    if (kn->precision == BF16)
+        kn->run_bf16(p->s.m, p->s.n, p->s.k, alpha, s->a16, p->lda,
+                     s->b16, p->ldb, beta, s->c, p->ldc);
+    else
+        kn->run(p->s.m, p->s.n, p->s.k, alpha, s->a, p->lda, s->b,
+                p->ldb, beta, s->c, p->ldc);
+}
+static double now_ms(void);
+
+static double setup_kernel(const struct kernel *kn,
+                           const struct problem *p)
+{
+    if (!kn->setup)
+        return 0.0;
+    double t0 = now_ms();
+    for (int i = 0; i < p->nsets; i++) {
+        const struct bufset *s = &p->set[i];
+        struct operands ops = { s->a, s->b, s->a16, s->b16, s->c,
+                                p->lda, p->ldb, p->ldc };
+        kn->setup(p->s.m, p->s.n, p->s.k, &ops);
+    }
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    return (now_ms() - t0) / p->nsets;
+}
+static struct verdict check_once(const struct kernel *kn,
+                                 struct problem *p, float alpha,
+                                 float beta, const double *ref,
+                                 const double *scale)
 {
     struct bufset *s = &p->set[0];
     size_t cbytes = sizeof(float) * (size_t)p->s.m * p->ldc;
@@ -504,21 +650,24 @@ static struct verdict check_once(gemm_fn *run, struct problem *p,
     else
         CUDA_CHECK(cudaMemcpy(s->c, p->c0, cbytes,
                               cudaMemcpyDeviceToDevice));
-    run(p->s.m, p->s.n, p->s.k, alpha, s->a, p->lda, s->b, p->ldb,
-        beta, s->c, p->ldc);
+    run_on_set(kn, p, 0, alpha, beta);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(p->host_c, s->c, cbytes,
                           cudaMemcpyDeviceToHost));
-    return verify(p->host_c, p->ldc, ref, p->s.m, p->s.n, p->s.k);
+    return verify(p->host_c, p->ldc, ref, scale, p->s.m, p->s.n,
+                  p->s.k, kn->precision);
 }
 
-static struct verdict check_kernel(gemm_fn *run, struct problem *p,
-                                   float alpha, float beta)
+static struct verdict check_kernel(const struct kernel *kn,
+                                   struct problem *p, float alpha,
+                                   float beta)
 {
-    struct verdict v = check_once(run, p, alpha, 0.0f, p->ref0);
+    struct verdict v = check_once(kn, p, alpha, 0.0f, p->ref0,
+                                  p->scale0);
     if (beta != 0.0f) {
-        struct verdict w = check_once(run, p, alpha, beta, p->ref);
+        struct verdict w = check_once(kn, p, alpha, beta, p->ref,
+                                      p->scale);
         if (v.ok && (!w.ok || w.err > v.err))
             v = w;
     }
@@ -535,17 +684,9 @@ double median_ms(float *t, int n)
     qsort(t, n, sizeof *t, cmp_float);
     return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
-
-static void run_on_set(gemm_fn *run, const struct problem *p, int i,
-                       float alpha, float beta)
-{
-    const struct bufset *s = &p->set[i % p->nsets];
-    run(p->s.m, p->s.n, p->s.k, alpha, s->a, p->lda, s->b, p->ldb,
-        beta, s->c, p->ldc);
-}
-
-static double time_kernel(gemm_fn *run, const struct problem *p,
-                          float alpha, float beta, int reps)
+static double time_kernel(const struct kernel *kn,
+                          const struct problem *p, float alpha,
+                          float beta, int reps)
 {
     enum { MAX_REPS = 100000 };
     cudaEvent_t e[2];
@@ -553,9 +694,9 @@ static double time_kernel(gemm_fn *run, const struct problem *p,
     CUDA_CHECK(cudaEventCreate(&e[0]));
     CUDA_CHECK(cudaEventCreate(&e[1]));
     for (int i = 0; i < 2; i++)
-        run_on_set(run, p, i, alpha, beta);
+        run_on_set(kn, p, i, alpha, beta);
     CUDA_CHECK(cudaEventRecord(e[0], 0));
-    run_on_set(run, p, 2, alpha, beta);
+    run_on_set(kn, p, 2, alpha, beta);
     CUDA_CHECK(cudaEventRecord(e[1], 0));
     CUDA_CHECK(cudaEventSynchronize(e[1]));
     CUDA_CHECK(cudaGetLastError());
@@ -572,7 +713,7 @@ static double time_kernel(gemm_fn *run, const struct problem *p,
         CUDA_CHECK(cudaEventCreate(&ev[i]));
     for (int i = 0; i < reps; i++) {
         CUDA_CHECK(cudaEventRecord(ev[i], 0));
-        run_on_set(run, p, 3 + i, alpha, beta);
+        run_on_set(kn, p, 3 + i, alpha, beta);
     }
     CUDA_CHECK(cudaEventRecord(ev[reps], 0));
     CUDA_CHECK(cudaEventSynchronize(ev[reps]));
@@ -617,9 +758,9 @@ static double time_cpu(gemm_fn *run, struct problem *p, float alpha,
     return median_ms(t, reps);
 }
 struct report_row {
-    const char *kernel;
+    const struct kernel *kn;
     struct shape s;
-    double ms, cublas_ms;
+    double ms, cublas_ms, setup_ms;
     struct verdict v;
     int checked;
     const char *ref_kind;
@@ -635,16 +776,17 @@ static void print_header(const struct chapter *ch, const struct gpu *g,
                          int csv)
 {
     if (csv) {
-        printf("chapter,kernel,m,n,k,alpha,beta,ms,tflops,cublas_ms,"
-               "cublas_tflops,pct_cublas,pct_peak,error,check,gpu,"
-               "sms,clock_mhz,driver,cuda,date,commit,code_hash\n");
+        printf("chapter,kernel,precision,m,n,k,alpha,beta,ms,tflops,"
+               "baseline,cublas_ms,cublas_tflops,pct_cublas,pct_peak,"
+               "error,max_error,ref,check,setup_ms,gpu,sms,clock_mhz,"
+               "driver,cuda,date,commit,code_hash\n");
         return;
     }
     printf("Chapter %d: %s\n", ch->number, ch->title);
     printf("GPU: %s, %d SMs, %d MHz, FP32 peak %.1f TFLOP/s\n\n",
            g->name, g->sms, g->clock_mhz, g->peak_tflops);
-    printf("%6s %6s %6s  %-10s %9s %8s %8s %7s %6s %8s  %s\n",
-           "M", "N", "K", "kernel", "ms", "TFLOP/s", "cuBLAS",
+    printf("%6s %6s %6s  %-10s %-6s %9s %8s %8s %7s %6s %8s  %s\n",
+           "M", "N", "K", "kernel", "prec", "ms", "TFLOP/s", "cuBLAS",
            "%cuBLAS", "%peak", "error", "check");
 }
 static void print_row(const struct chapter *ch, const struct gpu *g,
@@ -652,26 +794,34 @@ static void print_row(const struct chapter *ch, const struct gpu *g,
 {
     double flop = 2.0 * r->s.m * r->s.n * r->s.k;
     double tf = flop / (r->ms * 1e9), cf = flop / (r->cublas_ms * 1e9);
+    enum precision prec = r->kn->precision;
     const char *verdict = !r->checked ? "skipped"
                           : r->v.ok ? "ok" : "FAIL";
-    char err[32] = "-";
-    if (r->checked)
+    char err[32] = "-", maxerr[32] = "-", peak[32] = "-";
+    if (r->checked) {
         snprintf(err, sizeof err, "%.1e", r->v.err);
+        snprintf(maxerr, sizeof maxerr, "%.1e", r->v.max_err);
+    }
+    if (prec == FP32)
+        snprintf(peak, sizeof peak, "%.2f", 100 * tf / g->peak_tflops);
     if (o->csv) {
         char date[16];
         time_t now = time(NULL);
         strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-        printf("%d,%s,%d,%d,%d,%g,%g,%.4f,%.4f,%.4f,%.4f,%.2f,%.2f,%s,%s,"
-               "%s,%d,%d,%s,%s,%s,%s,%s\n", ch->number, r->kernel, r->s.m,
-               r->s.n, r->s.k, o->alpha, o->beta, r->ms, tf, r->cublas_ms, cf,
-               100 * tf / cf, 100 * tf / g->peak_tflops, err, verdict, g->name,
-               g->sms, g->clock_mhz, g->driver, g->cuda, date,
-               env_or("BOOK_COMMIT", "unknown"),
+        printf("%d,%s,%s,%d,%d,%d,%g,%g,%.4f,%.4f,%s,%.4f,%.4f,%.2f,%s,%s,%s,"
+               "%s,%s,%.4f,", ch->number, r->kn->name, precision_name[prec],
+               r->s.m, r->s.n, r->s.k, o->alpha, o->beta, r->ms, tf,
+               baseline[prec].name, r->cublas_ms, cf, 100 * tf / cf,
+               prec == FP32 ? peak : "", err, maxerr,
+               r->checked ? r->ref_kind : "-", verdict, r->setup_ms);
+        printf("%s,%d,%d,%s,%s,%s,%s,%s\n", g->name, g->sms, g->clock_mhz,
+               g->driver, g->cuda, date, env_or("BOOK_COMMIT", "unknown"),
                env_or("BOOK_CODE_HASH", "unknown"));
     } else {
-        printf("%6d %6d %6d  %-10s %9.3f %8.2f %8.2f %6.1f%% %5.1f%% "
-               "%8s  %s", r->s.m, r->s.n, r->s.k, r->kernel, r->ms, tf,
-               cf, 100 * tf / cf, 100 * tf / g->peak_tflops, err, verdict);
+        printf("%6d %6d %6d  %-10s %-6s %9.3f %8.2f %8.2f %6.1f%% %5.5s%% "
+               "%8s  %s", r->s.m, r->s.n, r->s.k, r->kn->name,
+               precision_name[prec], r->ms, tf, cf, 100 * tf / cf, peak,
+               err, verdict);
         printf(r->checked ? " (%s)\n" : "\n", r->ref_kind);
     }
     fflush(stdout);
@@ -705,8 +855,8 @@ static int measure_ceilings(const struct chapter *ch,
 {
     struct problem p;
     struct shape s = { 4096, 4096, 4096 };
-    problem_init(&p, s, o, g);
-    double ms = time_kernel(cublas_sgemm, &p, 1.0f, 0.0f, o->reps);
+    problem_init(&p, s, o, g, 0);
+    double ms = time_kernel(&baseline[FP32], &p, 1.0f, 0.0f, o->reps);
     problem_free(&p);
     double cublas = 2.0 * 4096.0 * 4096.0 * 4096.0 / (ms * 1e9);
     double ffma = ch->ffma_tflops(g->sms), copy = copy_tbs();
@@ -735,49 +885,68 @@ static int measure_ceilings(const struct chapter *ch,
     }
     return 0;
 }
+static int selected(const struct options *o, const struct kernel *kn)
+{
+    return !o->kernel || !strcmp(o->kernel, kn->name);
+}
+
 static int run_shape(const struct chapter *ch, const struct gpu *g,
                      const struct options *o, struct shape s)
 {
     struct problem p;
-    int failures = 0;
-    problem_init(&p, s, o, g);
+    double base_ms[NPRECISIONS] = { 0 };
+    int failures = 0, bf16 = 0;
+    for (int i = 0; i < ch->nkernels; i++)
+        bf16 |= selected(o, &ch->kernels[i])
+                && ch->kernels[i].precision == BF16;
+    problem_init(&p, s, o, g, bf16 && !o->cpu);
     if (o->check)
         problem_references(&p, o->alpha, o->beta);
-    double cublas_ms = time_kernel(cublas_sgemm, &p, o->alpha,
-                                   o->beta, o->reps);
     if (o->cpu) {
-        struct report_row r = { .kernel = "cpu", .s = s, .cublas_ms = cublas_ms,
-                         .checked = o->check, .ref_kind = p.ref_kind };
+        static const struct kernel cpu = { .name = "cpu" };
+        struct report_row r = { .kn = &cpu, .s = s, .checked = o->check,
+                                .ref_kind = p.ref_kind };
+        r.cublas_ms = time_kernel(&baseline[FP32], &p, o->alpha, o->beta,
+                                  o->reps);
         r.ms = time_cpu(ch->cpu, &p, o->alpha, 0.0f, o->reps);
         if (o->check)
-            r.v = verify(p.host_c, p.ldc, p.ref0, s.m, s.n, s.k);
+            r.v = verify(p.host_c, p.ldc, p.ref0, p.scale0, s.m, s.n, s.k,
+                         FP32);
         print_row(ch, g, o, &r);
         if (o->check && !r.v.ok) {
-            fprintf(stderr, "%s: %s at %dx%dx%d: WRONG: error %.2e, worst "
-                    "element %.2e (tolerance %.1e) at C[%d][%d], %ld not "
-                    "finite\n", progname, r.kernel, s.m, s.n, s.k, r.v.err,
-                    r.v.max_err, r.v.tol, r.v.worst_i, r.v.worst_j,
-                    r.v.nonfinite);
+            fprintf(stderr, "%s: %s at %dx%dx%d: WRONG: error %.2e (tolerance "
+                    "%.1e), worst element %.2e (tolerance %.1e) at C[%d][%d], "
+                    "%ld not finite\n", progname, r.kn->name, s.m, s.n, s.k,
+                    r.v.err, r.v.tol, r.v.max_err, r.v.tol_max, r.v.worst_i,
+                    r.v.worst_j, r.v.nonfinite);
             failures++;
         }
     } else {
         for (int i = 0; i < ch->nkernels; i++) {
             const struct kernel *kn = &ch->kernels[i];
-            if (o->kernel && strcmp(o->kernel, kn->name))
-                continue;
-            struct report_row r = { .kernel = kn->name, .s = s, .cublas_ms = cublas_ms,
-                             .checked = o->check, .ref_kind = p.ref_kind };
-            if (o->check)
-                r.v = check_kernel(kn->run, &p, o->alpha, o->beta);
-            r.ms = time_kernel(kn->run, &p, o->alpha, o->beta, o->reps);
-            print_row(ch, g, o, &r);
-            if (o->check && !r.v.ok) {
-                fprintf(stderr, "%s: %s at %dx%dx%d: WRONG: error %.2e, worst "
-                        "element %.2e (tolerance %.1e) at C[%d][%d], %ld not "
-                        "finite\n", progname, r.kernel, s.m, s.n, s.k, r.v.err,
-                        r.v.max_err, r.v.tol, r.v.worst_i, r.v.worst_j,
-                        r.v.nonfinite);
-                failures++;
+            if (selected(o, kn)) {
+                enum precision prec = kn->precision;
+                struct report_row r = { .kn = kn, .s = s, .checked = o->check,
+                                        .ref_kind = p.ref_kind };
+                if (base_ms[prec] == 0)
+                    base_ms[prec] = time_kernel(&baseline[prec], &p, o->alpha,
+                                                o->beta, o->reps);
+                r.cublas_ms = base_ms[prec];
+                r.setup_ms = setup_kernel(kn, &p);
+                if (o->check)
+                    r.v = check_kernel(kn, &p, o->alpha, o->beta);
+                r.ms = time_kernel(kn, &p, o->alpha, o->beta, o->reps);
+                if (kn->teardown)
+                    kn->teardown();
+                print_row(ch, g, o, &r);
+                if (o->check && !r.v.ok) {
+                    fprintf(stderr, "%s: %s at %dx%dx%d: WRONG: error %.2e (tolerance "
+                            "%.1e), worst element %.2e (tolerance %.1e) at C[%d][%d], "
+                            "%ld not finite\n", progname, r.kn->name, s.m, s.n, s.k,
+                            r.v.err, r.v.tol, r.v.max_err, r.v.tol_max, r.v.worst_i,
+                            r.v.worst_j, r.v.nonfinite);
+                    failures++;
+                }
             }
         }
     }
@@ -797,6 +966,16 @@ int harness_main(int argc, char **argv, const struct chapter *ch)
         usage(ch, stdout);
         return 0;
     }
+    for (int i = 0; i < ch->nkernels; i++) {
+        const struct kernel *kn = &ch->kernels[i];
+        if (!(kn->precision == BF16 ? kn->run_bf16 != NULL : kn->run != NULL)) {
+            fprintf(stderr, "%s: kernel '%s' has no launch function for %s "
+                    "(.%s)\n", progname, kn->name,
+                    precision_name[kn->precision],
+                    kn->precision == BF16 ? "run_bf16" : "run");
+            return EXIT_USAGE;
+        }
+    }
     if (rc == 0 && o.cpu && !ch->cpu)
         rc = bad(err, sizeof err, "--cpu is only available in ch0");
     if (rc == 0 && o.ceilings && !ch->ffma_tflops)
@@ -813,9 +992,19 @@ int harness_main(int argc, char **argv, const struct chapter *ch)
         fprintf(stderr, "%s: %s\n", progname, err);
         return EXIT_USAGE;
     }
+    if (o.list) {
+        for (int i = 0; i < ch->nkernels; i++) {
+            const struct kernel *kn = &ch->kernels[i];
+            printf("%s\t%s\t%s\t%s\n", kn->name, precision_name[kn->precision],
+                   kn->function ? kn->function : "-", kn->what);
+        }
+        return 0;
+    }
     struct gpu g;
     int failures = 0;
     gpu_open(&g);
+    if (!gpu_can_run(&g, ch->target))
+        return EXIT_CUDA;
     blas_open();
     if (o.ceilings)
         return measure_ceilings(ch, &g, &o);
@@ -831,7 +1020,7 @@ static void usage(const struct chapter *ch, FILE *f)
 {
     fprintf(f, "usage: %s [options]\n"
             "Chapter %d: %s. Measures C = alpha*A*B + beta*C (row-major"
-            " fp32)\nagainst cuBLAS in FP32.\n\n"
+            " fp32)\nagainst cuBLAS in the same precision.\n\n"
             "  --size S[,S...]  square sizes (default 512,1024,4096)\n"
             "  -m M -n N -k K   one problem of any shape\n"
             "  --reps R         timed runs (default: about 0.3 s)\n"
@@ -841,15 +1030,18 @@ static void usage(const struct chapter *ch, FILE *f)
             "  --kernel NAME    only this kernel\n"
             "  --pad P          pad each leading dimension by P\n"
             "  --no-check       skip verification\n"
-            "  --csv            CSV output\n", progname, ch->number,
-            ch->title);
+            "  --csv            CSV output\n"
+            "  --list           list the kernels (tab-separated)\n",
+            progname, ch->number, ch->title);
     if (ch->cpu)
         fprintf(f, "  --cpu            time the serial C version\n"
                 "  --ceilings       measure FFMA, copy and cuBLAS\n");
     fprintf(f, "\nKernels:\n");
     for (int i = 0; i < ch->nkernels; i++)
-        fprintf(f, "  %-10s %s\n", ch->kernels[i].name,
+        fprintf(f, "  %-10s %-6s %s\n", ch->kernels[i].name,
+                precision_name[ch->kernels[i].precision],
                 ch->kernels[i].what);
+    fprintf(f, "\nBuilt for %s.\n", ch->target);
     fprintf(f, "\nExit: 0 ok, 1 wrong result, 2 bad usage, "
             "3 CUDA error or no GPU.\n");
 }

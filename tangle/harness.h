@@ -7,18 +7,42 @@
 extern "C" {
 #endif
 
+enum precision {
+    FP32,        /* FP32 inputs, products and sums (CUDA cores) */
+    TF32,        /* inputs rounded to TF32 (10-bit mantissa), FP32 sums */
+    BF16,        /* inputs stored in BF16 (7-bit mantissa), FP32 sums */
+    FP32_3XTF32, /* FP32 accuracy from three TF32 products */
+    NPRECISIONS
+};
 typedef void gemm_fn(int m, int n, int k, float alpha,
                      const float *a, int lda, const float *b, int ldb,
                      float beta, float *c, int ldc);
 
+typedef unsigned short bf16_bits;
+typedef void gemm_bf16_fn(int m, int n, int k, float alpha,
+                          const bf16_bits *a, int lda,
+                          const bf16_bits *b, int ldb,
+                          float beta, float *c, int ldc);
+struct operands {
+    const float *a, *b;
+    const bf16_bits *a16, *b16;    /* BF16 copies of A and B, or NULL */
+    float *c;
+    int lda, ldb, ldc;
+};
 struct kernel {
     const char *name;          /* short, for CSV files: "naive" */
     const char *what;          /* one line for the reader */
+    const char *function;      /* the __global__ function it runs */
+    enum precision precision;  /* FP32 unless said */
     gemm_fn *run;              /* enqueues C = alpha AB + beta C */
+    gemm_bf16_fn *run_bf16;    /* the same, for a BF16 kernel */
+    void (*setup)(int m, int n, int k, const struct operands *set);
+    void (*teardown)(void);
 };
 
 struct chapter {
-    int number;
+    int number;                /* from the build: BOOK_CHAPTER */
+    const char *target;        /* the GPU it was built for: "sm_90a" */
     const char *title;
     const struct kernel *kernels;
     int nkernels;
@@ -38,12 +62,12 @@ struct options {
     unsigned long long seed;
     float alpha, beta;
     const char *kernel;        /* NULL: every kernel */
-    int pad, check, csv, cpu, ceilings, help;
+    int pad, check, csv, list, cpu, ceilings, help;
 };
 struct verdict {
     double err;                /* ||C - R||_F / ||R||_F */
-    double max_err;            /* max |C - R| / max |R| */
-    double tol;
+    double max_err;            /* worst element, see the text */
+    double tol, tol_max;       /* the bounds for err and max_err */
     long nonfinite;            /* NaN or Inf elements of C */
     int worst_i, worst_j;      /* where the largest error is */
     int ok;
@@ -57,10 +81,12 @@ void cpu_sgemm(int m, int n, int k, float alpha,
                float beta, float *c, int ldc);
 int parse_options(int argc, char **argv, struct options *o,
                   char *err, size_t errlen);
-double tolerance(int k);
+double tolerance(enum precision p, int k);
+double tolerance_max(enum precision p, int k);
 double median_ms(float *t, int n);
 struct verdict verify(const float *c, int ldc, const double *ref,
-                      int m, int n, int k);
+                      const double *scale, int m, int n, int k,
+                      enum precision p);
 void check_cuda(cudaError_t e, const char *call,
                 const char *file, int line);
 #define CUDA_CHECK(call) check_cuda((call), #call, __FILE__, __LINE__)

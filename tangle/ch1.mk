@@ -1,0 +1,9 @@
+programs := ch1
+needs := sm_75
+libs := -lcublas
+headline := naive
+lab := Naive kernel
+model.ch1_l1_tflops := ceil.sms * 2 * ceil.clock_mhz / 1e6
+model.t_ffma_4096_ms := 2 * 4096^3 / ceil.ffma_tflops / 1e9
+model.naive_dram_s := 8 * 4096^3 / ceil.copy_tbs / 1e12
+model.naive_dram_tflops := ceil.copy_tbs / 4
