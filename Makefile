@@ -229,7 +229,8 @@ test:
 	@CHAPTERS="$(CHAPTERS)" RESULTS="$(RESULTS)" tests/run
 
 # What the tests build after checking tangle/.
-test-build: all tests/unit $(PROGRAM_FACTS)
+test-facts: $(PROGRAM_FACTS) build/manifest.tsv
+test-build: all tests/unit test-facts
 
 clean:
 	rm -rf build $(foreach n,$(CHAPTERS),$(ch$(n).programs)) tests/unit

@@ -1,42 +1,71 @@
 # The tests that need a GPU: every kernel verified at awkward shapes, and
-# compute-sanitizer memcheck clean.  Sourced by tests/run.
+# clean under compute-sanitizer's four tools.  Sourced by tests/run.
 
 # Shapes: 1x1x1, sizes that are not multiples of any tile (primes,
 # tile+1), long thin and short wide ones, K much larger than M and N.
 GPU_SHAPES="1x1x1 1x1x300 2x3x4 31x33x17 33x31x65 127x129x1
             257x255x513 1000x3x70 3x1000x70 129x127x1031 513x67x2
             127x131x67 256x256x256 130x259x131"
+# Two awkward shapes for the sanitizers, which are slow.
+SANITIZER_SHAPES="67x45x33 130x77x131"
+SANITIZERS="memcheck racecheck synccheck initcheck"
 
-verify_shape() {   # chapter MxNxK extra-options
-    local n=$1 m k nn
+run_shape() {   # program MxNxK extra-options
+    local p=$1 m k nn
     IFS=x read -r m nn k <<< "$2"
     shift 2
-    ./ch$n -m "$m" -n "$nn" -k "$k" --reps 5 "$@"
+    ./$p -m "$m" -n "$nn" -k "$k" --reps 5 "$@"
+}
+
+# Can this GPU run program $1?  If not, say why, by name.
+gpu_runs() {
+    if ./$1 -m 1 -n 1 -k 1 --reps 1 --no-check > /dev/null 2> "$tmp/probe"
+    then return 0; fi
+    skip "$1: this GPU cannot run it: $(head -1 "$tmp/probe")"
+    return 1
 }
 
 gpu_tests() {
+    local n p s t bad
     for n in $CHAPTERS; do
-        [ -x ./ch$n ] || { fail "ch$n: the program exists"; continue; }
-        local bad=""
-        for s in $GPU_SHAPES; do
-            verify_shape "$n" "$s" > "$tmp/out" 2>&1 \
-                || bad="$bad $s"
-            verify_shape "$n" "$s" --pad 3 --alpha -1.5 --beta 0.5 \
-                > "$tmp/out" 2>&1 || bad="$bad $s(pad 3,beta)"
-            verify_shape "$n" "$s" --pad 1 --beta -1 \
-                > "$tmp/out" 2>&1 || bad="$bad $s(pad 1,beta)"
+        for p in $(programs_of "$n"); do
+            if ! built "$n"; then skip "$p: not built for this ARCH"; continue; fi
+            [ -x ./$p ] || { fail "$p: the program exists"; continue; }
+            gpu_runs "$p" || continue
+            bad=""
+            for s in $GPU_SHAPES; do
+                run_shape "$p" "$s" > "$tmp/out" 2>&1 || bad="$bad $s"
+                run_shape "$p" "$s" --pad 3 --alpha -1.5 --beta 0.5 \
+                    > "$tmp/out" 2>&1 || bad="$bad $s(pad 3,beta)"
+                run_shape "$p" "$s" --pad 1 --beta -1 \
+                    > "$tmp/out" 2>&1 || bad="$bad $s(pad 1,beta)"
+            done
+            if [ -z "$bad" ]; then ok "$p: verified at every test shape"
+            else fail "$p: verified at every test shape" "failed:$bad"; fi
+            check "$p: verified at 1024 and 4096 (cuBLAS reference)" \
+                ./$p --size 1024,4096 --reps 3
+            gpu_sanitize "$p"
         done
-        if [ -z "$bad" ]; then ok "ch$n: verified at every test shape"
-        else fail "ch$n: verified at every test shape" "failed:$bad"; fi
-        check "ch$n: verified at 1024 and 4096 (cuBLAS reference)" \
-            ./ch$n --size 1024,4096 --reps 3
-        if command -v compute-sanitizer >/dev/null; then
-            compute-sanitizer --tool memcheck --error-exitcode 9 \
-                ./ch$n -m 67 -n 45 -k 33 --reps 1 > "$tmp/san" 2>&1
-            if [ $? = 0 ] && grep -q "ERROR SUMMARY: 0 errors" "$tmp/san"
-            then ok "ch$n: compute-sanitizer memcheck clean"
-            else fail "ch$n: compute-sanitizer memcheck clean" \
-                      "$(tail -5 "$tmp/san")"; fi
-        fi
+    done
+}
+
+gpu_sanitize() {
+    local p=$1 t s out
+    if ! command -v compute-sanitizer > /dev/null; then
+        skip "$p: compute-sanitizer is not installed: $SANITIZERS not run"
+        return
+    fi
+    for t in $SANITIZERS; do
+        out=""
+        for s in $SANITIZER_SHAPES; do
+            IFS=x read -r m nn k <<< "$s"
+            compute-sanitizer --tool "$t" --error-exitcode 9 \
+                ./$p -m "$m" -n "$nn" -k "$k" --pad 1 --reps 1 \
+                > "$tmp/san" 2>&1
+            if [ $? != 0 ] || ! grep -q "ERROR SUMMARY: 0 errors" "$tmp/san"
+            then out="$out"$'\n'"$s: $(grep -m3 -e 'ERROR' -e 'error' "$tmp/san")"; fi
+        done
+        [ -z "$out" ] && ok "$p: compute-sanitizer $t clean" \
+            || fail "$p: compute-sanitizer $t clean" "$out"
     done
 }
