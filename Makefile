@@ -207,7 +207,7 @@ bench:
 # Hardware counters (Nsight Compute), for the book.
 profile:
 	$(MAKE) NO_TANGLE=1 programs build/manifest.tsv
-	book/tools/profile $(GPU_DIR) $(BENCH_CHAPTERS)
+	book/tools/profile "$(GPU_DIR)" $(BENCH_CHAPTERS)
 
 # --- the book -------------------------------------------------------------
 include book/book.mk

@@ -125,7 +125,7 @@ test_ptxas() {
              "$f or build/kernels-$p.tsv is missing"; return
     fi
     local bad
-    bad=$(gawk -f book/tools/csv.awk -v kernels="build/kernels-$p.tsv" -e '
+    bad=$(book/tools/csvq -v kernels="build/kernels-$p.tsv" '
         BEGIN { FS = "\t"; while ((getline l < kernels) > 0) { split(l, q, "\t")
                 if (q[3] != "-") want[q[1]] = q[3] }; FS = " " }
         csv_row() { next }
@@ -148,7 +148,7 @@ test_sass() {
         for e in $(man "$n" sass); do
             kn=${e%%:*} op=${e#*:}
             if cat $(for p in $(programs_of "$n"); do echo "build/sass-$p.csv"; done) \
-                   2>/dev/null | gawk -f book/tools/csv.awk -v kn="$kn" -v op="$op" -e '
+                   2>/dev/null | book/tools/csvq -v kn="$kn" -v op="$op" '
                    csv_row() { next } F("kernel") == kn && F("opcode") == op && F("count") > 0 { found = 1 }
                    END { exit !found }'
             then ok "ch$n: $kn's machine code has $op"
@@ -232,8 +232,8 @@ test_results() {
             fail "ch$n: results complete, verified and fresh" "no kernel list (not built)"
             continue
         fi
-        bad=$(gawk -f book/tools/csv.awk -v sizes="$SIZES" -v hash="$hash" \
-                   -v kernels="$tmp/kernels" -e '
+        bad=$(book/tools/csvq -v sizes="$SIZES" -v hash="$hash" \
+                   -v kernels="$tmp/kernels" '
             BEGIN { while ((getline l < kernels) > 0) { split(l, q, "\t"); want[q[1]] = q[2] } }
             csv_row() { next }
             { rows++; seen[F("kernel") " " F("m") "x" F("n") "x" F("k")] = 1
@@ -260,7 +260,7 @@ test_results() {
         fi
         if [ -n "$(man "$n" ceilings)" ]; then
             f=$RESULTS/ceilings.csv
-            if [ -f "$f" ] && [ "$(gawk -f book/tools/csv.awk -e 'csv_row() { next } { print F("code_hash") }' "$f")" \
+            if [ -f "$f" ] && [ "$(book/tools/csvq 'csv_row() { next } { print F("code_hash") }' "$f")" \
                                   = "$hash" ]; then
                 ok "ch$n: ceilings measured with the current code"
             else fail "ch$n: ceilings measured with the current code"; fi
@@ -303,7 +303,7 @@ test_book() {
     else ok "no line, of code or prose, runs into the margin"; fi
     for n in $CHAPTERS; do
         head=$(man "$n" headline)
-        rate=$(gawk -f book/tools/csv.awk -v kn="$head" -e '
+        rate=$(book/tools/csvq -v kn="$head" '
             csv_row() { next }
             F("kernel") == kn && F("m") == 4096 && F("n") == 4096 && F("k") == 4096 { v = fmt(F("tflops")) }
             END { print v }' "$RESULTS/ch$n.csv" 2>/dev/null)

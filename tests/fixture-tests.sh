@@ -11,8 +11,13 @@ FIXTURE=99
 fixture_copy() {   # a scratch copy of the sources with the fixture in it
     local dir=$tmp/fixture
     rm -rf "$dir"; mkdir -p "$dir"
-    git ls-files -co --exclude-standard | grep -v '^build/' \
-        | tar -cf - -T - | tar -xf - -C "$dir"
+    if git rev-parse --git-dir > /dev/null 2>&1; then
+        git ls-files -co --exclude-standard | grep -v '^build/' \
+            | tar -cf - -T - | tar -xf - -C "$dir"
+    else   # a copy without git (a GPU machine): all but what is built
+        tar --exclude=./build --exclude='./ch[0-9]*' --exclude=./tests/unit \
+            --exclude=./results -cf - . | tar -xf - -C "$dir"
+    fi
     cp tests/fixture/ch$FIXTURE.nw "$dir/chapters/"
     cp tests/fixture/tangle/* "$dir/tangle/"
     echo "$dir"
@@ -76,7 +81,7 @@ fixture_cpu_tests() {
 fixture_gpu_tests() {
     local dir out gpu csv
     dir=$(fixture_copy)
-    (cd "$dir" && make -s NO_TANGLE=1 programs > /dev/null 2>&1)
+    (cd "$dir" && make -s -j8 NO_TANGLE=1 programs > /dev/null 2>&1)
     if ! (cd "$dir" && ./ch$FIXTURE -m 1 -n 1 -k 1 --no-check --reps 1 > /dev/null 2>&1); then
         skip "fixture: this GPU cannot run sm_90a code"; return
     fi
@@ -84,7 +89,7 @@ fixture_gpu_tests() {
     out=$(cd "$dir" && rm -rf results && make NO_TANGLE=1 bench BENCH_CHAPTERS=$FIXTURE \
           BENCH_SIZES=256,1111 2>&1)
     csv=$(ls "$dir"/results/*/ch$FIXTURE.csv 2>/dev/null | head -1)
-    if [ -n "$csv" ] && gawk -f book/tools/csv.awk -e '
+    if [ -n "$csv" ] && book/tools/csvq '
         csv_row() { next }
         { n++; b[F("kernel")] = F("precision") "/" F("baseline") "/" F("check")
           if (F("kernel") == "tile64" && F("setup_ms") <= 0) bad = 1 }
@@ -98,7 +103,7 @@ fixture_gpu_tests() {
     # above FP32's bound and within their own; a planted wrong element fails.
     for kn in tf32 bf16 tile64; do
         out=$(cd "$dir" && ./ch$FIXTURE -m 200 -n 100 -k 256 --kernel $kn --csv 2>&1)
-        if gawk -f book/tools/csv.awk -v kn=$kn -e '
+        if book/tools/csvq -v kn=$kn '
             csv_row() { next }
             { e = F("error"); ok = F("check") == "ok" }
             END { exit !(ok && (kn == "tile64" ? e < 1e-5 : e > 1e-5 && e < 0.01)) }' <<< "$out"

@@ -70,8 +70,8 @@ function fmt(v, how,    a, d, s, p) {
     if (a == 0) return "0"
     if (a >= 99.95) return sprintf("%.0f", v)
     d = 2 - fmt_floor(log(a) / log(10))
-    s = sprintf("%.*f", d, v)
-    if ((s < 0 ? -s : s) + 0 >= 10 ^ (3 - d) && d > 0) s = sprintf("%.*f", d - 1, v)
+    s = sprintf("%." d "f", v)
+    if ((s < 0 ? -s : s) + 0 >= 10 ^ (3 - d) && d > 0) s = sprintf("%." (d - 1) "f", v)
     return s
 }
 
