@@ -62,7 +62,9 @@ gpu_sanitize() {
             compute-sanitizer --tool "$t" --error-exitcode 9 \
                 ./$p -m "$m" -n "$nn" -k "$k" --pad 1 --reps 1 \
                 > "$tmp/san" 2>&1
-            if [ $? != 0 ] || ! grep -q "ERROR SUMMARY: 0 errors" "$tmp/san"
+            # racecheck ends with its own summary line
+            if [ $? != 0 ] || ! grep -q -e "ERROR SUMMARY: 0 errors" \
+                   -e "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)" "$tmp/san"
             then out="$out"$'\n'"$s: $(grep -m3 -e 'ERROR' -e 'error' "$tmp/san")"; fi
         done
         [ -z "$out" ] && ok "$p: compute-sanitizer $t clean" \
