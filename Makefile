@@ -33,7 +33,7 @@ NVCCFLAGS ?= -O3 -std=c++17 -Xptxas -v \
   -Xcompiler -Wall,-Wextra,-Wno-missing-field-initializers
 GPU_RESULTS := $(patsubst %/,%,$(firstword $(sort $(wildcard results/*/))))
 RESULTS ?= $(GPU_RESULTS)
-GPU_DIR ?= $(RESULTS)
+GPU_DIR ?=
 TOOLS_STAMP := build/tools.stamp
 BENCH_SIZES ?= 256,512,1024,1111,2048,4096,4097
 BENCH_CHAPTERS ?= $(CHAPTERS)
@@ -204,7 +204,8 @@ bench:
 	$(MAKE) NO_TANGLE=1 programs build/manifest.tsv
 	book/tools/bench "$(BENCH_SIZES)" $(BENCH_CHAPTERS)
 
-# Hardware counters (Nsight Compute), for the book.
+# Hardware counters (Nsight Compute), for the book, into GPU_DIR (by
+# default results/<this machine's GPU>).
 profile:
 	$(MAKE) NO_TANGLE=1 programs build/manifest.tsv
 	book/tools/profile "$(GPU_DIR)" $(BENCH_CHAPTERS)

@@ -16,7 +16,7 @@ fixture_copy() {   # a scratch copy of the sources with the fixture in it
             | tar -cf - -T - | tar -xf - -C "$dir"
     else   # a copy without git (a GPU machine): all but what is built
         tar --exclude=./build --exclude='./ch[0-9]*' --exclude=./tests/unit \
-            --exclude=./results -cf - . | tar -xf - -C "$dir"
+            --exclude=./results -cf - . 2> /dev/null | tar -xf - -C "$dir"
     fi
     cp tests/fixture/ch$FIXTURE.nw "$dir/chapters/"
     cp tests/fixture/tangle/* "$dir/tangle/"
@@ -92,7 +92,7 @@ fixture_gpu_tests() {
     if [ -n "$csv" ] && book/tools/csvq '
         csv_row() { next }
         { n++; b[F("kernel")] = F("precision") "/" F("baseline") "/" F("check")
-          if (F("kernel") == "tile64" && F("setup_ms") <= 0) bad = 1 }
+          if (!isnum(F("setup_ms"))) bad = 1 }
         END { exit !(n == 8 && !bad && b["tile64"] == "fp32/cublas/ok" \
                      && b["tf32"] == "tf32/cublas_tf32/ok" \
                      && b["bf16"] == "bf16/cublas_bf16/ok") }' "$csv"
