@@ -72,29 +72,28 @@ $$(foreach v,$$(ch$(1).models),$$(eval ch$(1).$$(v) := $$$$(value $$(v)))\
 endef
 $(foreach n,$(CHAPTERS),$(eval $(call read_manifest,$(n))))
 
-# The manifest first: it names the chapter's other files.
+# What chapter N tangles: its manifest first (it names the other files),
+# its programs' sources and its other roots.
+roots_of = $(ch$(1).programs:%=%.cu) $(ch$(1).roots)
+TANGLED := $(MANIFESTS) $(foreach n,$(CHAPTERS),\
+             $(addprefix tangle/,$(call roots_of,$(n))))
 ifneq ($(NOTANGLE),)
 define tangle_manifest
 tangle/ch$(1).mk: $(call nw_upto,$(1)) book/tools/tangle
 	@book/tools/tangle ch$(1).mk $$@ $(call nw_upto,$(1))
 endef
 $(foreach n,$(CHAPTERS),$(eval $(call tangle_manifest,$(n))))
-endif
 
 # Every program and every other root of chapter N, tangled from the
 # chapters up to N.  cpif (in book/tools/tangle) keeps a file's date when
 # its code did not change, so an edit to prose recompiles nothing.
-roots_of = $(ch$(1).programs:%=%.cu) $(ch$(1).roots)
-TANGLED := $(MANIFESTS) $(foreach n,$(CHAPTERS),\
-             $(addprefix tangle/,$(call roots_of,$(n))))
-tangle: $(TANGLED)
-ifneq ($(NOTANGLE),)
 define tangle_roots
 $(addprefix tangle/,$(call roots_of,$(1))): $(call nw_upto,$(1)) book/tools/tangle
 	@book/tools/tangle $$(notdir $$@) $$@ $(call nw_upto,$(1))
 endef
 $(foreach n,$(CHAPTERS),$(eval $(call tangle_roots,$(n))))
 endif
+tangle: $(TANGLED)
 
 # --- the GPU each chapter is built for -----------------------------------
 # A chapter needs sm_XY (it runs on that GPU and newer: it is built for
