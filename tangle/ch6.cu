@@ -86,6 +86,12 @@ load4(const float *x, int ld, int row, int col, int rows, int cols)
     return v;
 }
 
+#define APAD 0
+#define AT(p, r) ast[p][r]
+#define BT(p, c) bs[p][c]
+#define TROW(i) (ty * TM + (i))
+#define TCOL(j) (tx * TN + (j))
+
 __global__ void __launch_bounds__(NT, 2)
 sgemm_float4(int m, int n, int k, float alpha,
              const float *a, int lda, const float *b, int ldb,
@@ -95,7 +101,7 @@ sgemm_float4(int m, int n, int k, float alpha,
                   "rows of tiles must be whole float4s");
     static_assert((BM * BK / 4) % NT == 0 && (BK * BN / 4) % NT == 0,
                   "the threads must cover each tile in whole passes");
-    __shared__ __align__(16) float ast[BK][BM];
+    __shared__ __align__(16) float ast[BK][BM + APAD];
     __shared__ __align__(16) float bs[BK][BN];
     int tx = threadIdx.x, ty = threadIdx.y;
     int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
@@ -108,15 +114,15 @@ sgemm_float4(int m, int n, int k, float alpha,
             for (int i = 0; i < BM * BK / 4; i += NT) {
                 int r = (i + tid) / (BK / 4), q = (i + tid) % (BK / 4) * 4;
                 float4 v = *(const float4 *)&a[(row0 + r) * lda + t + q];
-                ast[q][r] = v.x;
-                ast[q + 1][r] = v.y;
-                ast[q + 2][r] = v.z;
-                ast[q + 3][r] = v.w;
+                AT(q, r) = v.x;
+                AT(q + 1, r) = v.y;
+                AT(q + 2, r) = v.z;
+                AT(q + 3, r) = v.w;
             }
             #pragma unroll
             for (int i = 0; i < BK * BN / 4; i += NT) {
                 int r = (i + tid) / (BN / 4), q = (i + tid) % (BN / 4) * 4;
-                *(float4 *)&bs[r][q] =
+                *(float4 *)&BT(r, q) =
                     *(const float4 *)&b[(t + r) * ldb + col0 + q];
             }
         } else {
@@ -124,15 +130,15 @@ sgemm_float4(int m, int n, int k, float alpha,
             for (int i = 0; i < BM * BK / 4; i += NT) {
                 int r = (i + tid) / (BK / 4), q = (i + tid) % (BK / 4) * 4;
                 float4 v = load4(a, lda, row0 + r, t + q, m, k);
-                ast[q][r] = v.x;
-                ast[q + 1][r] = v.y;
-                ast[q + 2][r] = v.z;
-                ast[q + 3][r] = v.w;
+                AT(q, r) = v.x;
+                AT(q + 1, r) = v.y;
+                AT(q + 2, r) = v.z;
+                AT(q + 3, r) = v.w;
             }
             #pragma unroll
             for (int i = 0; i < BK * BN / 4; i += NT) {
                 int r = (i + tid) / (BN / 4), q = (i + tid) % (BN / 4) * 4;
-                *(float4 *)&bs[r][q] = load4(b, ldb, t + r, col0 + q, k, n);
+                *(float4 *)&BT(r, q) = load4(b, ldb, t + r, col0 + q, k, n);
             }
         }
         __syncthreads();
@@ -141,10 +147,10 @@ sgemm_float4(int m, int n, int k, float alpha,
             float ra[TM], rb[TN];
             #pragma unroll
             for (int i = 0; i < TM; i += 4)
-                *(float4 *)&ra[i] = *(const float4 *)&ast[p][ty * TM + i];
+                *(float4 *)&ra[i] = *(const float4 *)&AT(p, TROW(i));
             #pragma unroll
             for (int j = 0; j < TN; j += 4)
-                *(float4 *)&rb[j] = *(const float4 *)&bs[p][tx * TN + j];
+                *(float4 *)&rb[j] = *(const float4 *)&BT(p, TCOL(j));
             #pragma unroll
             for (int i = 0; i < TM; i++)
                 #pragma unroll
@@ -153,12 +159,13 @@ sgemm_float4(int m, int n, int k, float alpha,
         }
         __syncthreads();
     }
+    int cvec = ((uintptr_t)c | (uintptr_t)ldc * sizeof(float)) % 16 == 0;
     #pragma unroll
     for (int i = 0; i < TM; i++)
         #pragma unroll
         for (int j = 0; j < TN; j += 4) {
-            int row = row0 + ty * TM + i, col = col0 + tx * TN + j;
-            if (row < m && col + 3 < n) {
+            int row = row0 + TROW(i), col = col0 + TCOL(j);
+            if (cvec && row < m && col + 3 < n) {
                 float4 *cp = (float4 *)&c[row * ldc + col];
                 float4 v = make_float4(alpha * accum[i][j], alpha * accum[i][j + 1],
                                        alpha * accum[i][j + 2], alpha * accum[i][j + 3]);
@@ -181,6 +188,12 @@ sgemm_float4(int m, int n, int k, float alpha,
             }
         }
 }
+
+#undef APAD
+#undef AT
+#undef BT
+#undef TROW
+#undef TCOL
 
 static int aligned16(const float *a, const float *b, const float *c,
                      int lda, int ldb, int ldc)
