@@ -21,7 +21,8 @@ BOOK_CU       := $(wildcard tangle/*.cu tangle/*.c tangle/*.h)
 # Figures: figures/fig-NAME.tex plus the generated progress chart.
 BOOK_FIGS     := $(patsubst figures/%.tex,build/fig/%,$(wildcard figures/fig-*.tex)) \
                  build/fig/progress build/fig/roofline
-BOOK_NOWEAVE  := noweave -n -index -filter book/tools/hilite
+BOOK_NOWEAVE  := noweave -n -index -filter book/tools/hilite \
+                 -filter book/tools/codebreaks
 BOOK_PANDOC   := pandoc -f latex -t html5 -s --toc --toc-depth=2 \
   --number-sections --number-offset=-1 --top-level-division=chapter \
   --mathml --self-contained --lua-filter=book/html.lua --citeproc \
@@ -51,7 +52,7 @@ build/res/config: book-force
 
 # One noweave run over all chapters: chunk numbers, cross-references and
 # the indexes span the whole book.
-build/tex/chapters.tex: $(NW) book/tools/hilite book/tools/c-words | $(TOOLS_STAMP)
+build/tex/chapters.tex: $(NW) book/tools/hilite book/tools/codebreaks book/tools/c-words | $(TOOLS_STAMP)
 	@mkdir -p $(@D)
 	$(BOOK_NOWEAVE) $(NW) > $@.tmp
 	mv $@.tmp $@
