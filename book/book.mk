@@ -80,10 +80,13 @@ build/book.pdf: book/book.tex book/meta.tex book/preface.tex book/results.sty \
     $(BOOK_FIGS:=.pdf) | $(TOOLS_STAMP)
 	book/tools/pdfbook $(BOOK_OUT)
 
+# The same noweave run as the PDF's, up to its back end: the chunks, the
+# identifiers and their cross-references are those of the PDF.
 build/html/book.tex: $(NW) book/meta.tex book/preface.tex build/results.keys \
-    book/tools/htmlsrc book/tools/nw2pandoc book/tools/subst | $(TOOLS_STAMP)
+    book/tools/htmlsrc book/tools/nw2pandoc book/tools/subst \
+    book/tools/hilite book/tools/c-words | $(TOOLS_STAMP)
 	@mkdir -p $(@D)
-	book/tools/htmlsrc $(BOOK_OUT) $(NW) > $@.tmp
+	NOWEAVE='$(BOOK_NOWEAVE)' book/tools/htmlsrc $(BOOK_OUT) $(NW) > $@.tmp
 	mv $@.tmp $@
 
 build/book.html: build/html/book.tex book/html.lua book/book.css book/refs.bib \

@@ -1,16 +1,22 @@
 -- Lua filter for the HTML book (pandoc 2.17).  Input code blocks come from
--- book/tools/nw2pandoc: first line "⟪=name⟫", uses "⟪name⟫", optional last
--- line "⟪%def a b⟫".  Like noweb's webnumbering, chunks are numbered 1, 2, 3
--- in document order; a use links to the chunk's first definition.  The
+-- book/tools/nw2pandoc: first line "⟪=name⟫", uses of chunks "⟪name⟫",
+-- uses of identifiers "⟪#id⟫", optional last lines "⟪%def id:N,N ...⟫"
+-- and "⟪%use id:N ...⟫", and one block "⟪%index⟫" with the identifier
+-- index.  Like noweb's webnumbering, chunks are numbered 1, 2, 3 in
+-- document order; a use links to the chunk's first definition.  The
 -- filter also highlights C/CUDA (words from book/tools/c-words), numbers
--- figure and table captions as LaTeX does (chapter.n), and appends the
--- bibliography and an index of chunks.
+-- figure and table captions as LaTeX does (chapter.n), sets \paragraph
+-- headings run-in and unnumbered as LaTeX does, gives every \ref the
+-- number the PDF prints, and appends the back matter: bibliography, index
+-- of chunks, index of identifiers.
 
 local OPEN, CLOSE = "⟪", "⟫"
-local chunks = {}   -- in order: {name=, num=, first=, code=, defs=}
+local chunks = {}   -- in order: {name=, num=, first=, lines=, defs=, uses=}
 local first = {}    -- name -> number of its first definition
 local all = {}      -- name -> list of numbers of its definitions
 local usedin = {}   -- name -> list of chunk numbers that use it
+local idents = {}   -- identifier index, in noweb's order: {id=, defs=, uses=}
+local ident = {}    -- id -> its entry in idents
 
 -- Word classes shared with the PDF highlighter.
 local class = {}
@@ -33,46 +39,85 @@ local function add(t, k, v)
   t[k] = t[k] or {}
   if t[k][#t[k]] ~= v then table.insert(t[k], v) end
 end
+local function link(n, text)
+  return '<a href="#chunk-' .. n .. '">' .. (text or n) .. "</a>"
+end
+-- "a", "a and b", "a, b, and c", as noweb writes lists.
+local function series(items)
+  if #items <= 2 then return table.concat(items, " and ") end
+  return table.concat(items, ", ", 1, #items - 1) .. ", and " .. items[#items]
+end
+-- Chunk numbers as noweb's footers print them: runs as ranges, linked.
+local function ranges(nums)
+  local out, i = {}, 1
+  while i <= #nums do
+    local j = i
+    while j < #nums and nums[j + 1] == nums[j] + 1 do j = j + 1 end
+    if j >= i + 2 then table.insert(out, link(nums[i]) .. "–" .. link(nums[j]))
+    else for k = i, j do table.insert(out, link(nums[k])) end end
+    i = j + 1
+  end
+  return out
+end
+local function nums(s)
+  local t = {}
+  for n in s:gmatch("%d+") do table.insert(t, tonumber(n)) end
+  return t
+end
 
--- Split a code block into header name, body lines and %def identifiers.
+-- Split a code block into header name, body lines, defined and used
+-- identifiers.
 local function parse(text)
   local lines = {}
   for l in (text .. "\n"):gmatch("(.-)\n") do table.insert(lines, l) end
   local name = lines[1]:match("^" .. OPEN .. "=(.*)" .. CLOSE .. "$")
   if not name then return nil end
   table.remove(lines, 1)
-  local defs
-  if #lines > 0 then
-    defs = lines[#lines]:match("^" .. OPEN .. "%%def (.*)" .. CLOSE .. "$")
-    if defs then table.remove(lines) end
+  local ids = {}
+  while #lines > 0 do
+    local kind, list = lines[#lines]:match("^" .. OPEN .. "%%(%a+) (.*)" .. CLOSE .. "$")
+    if not kind then break end
+    ids[kind] = {}
+    for id, ns in list:gmatch("(%S+):(%S*)") do table.insert(ids[kind], { id = id, nums = nums(ns) }) end
+    table.remove(lines)
   end
-  return name, lines, defs
+  return name, lines, ids.def, ids.use
 end
 
--- Highlight one line of code (no chunk uses inside); st carries the
--- open /* comment */ from line to line.
+-- Highlight a piece of a line of code.  st carries what is open from one
+-- piece to the next (a string, a // or /* comment, a preprocessor line);
+-- a /* comment and a continued #define carry over to the next line.
 local function hl(s, st)
   local out, i, n = {}, 1, #s
-  local function span(cls, t)
-    table.insert(out, cls and ('<span class="' .. cls .. '">' .. esc(t) .. '</span>') or esc(t))
+  local cur, buf = nil, ""       -- pieces of one class are merged
+  local function flush()
+    if buf ~= "" then
+      table.insert(out, cur and ('<span class="' .. cur .. '">' .. esc(buf) .. '</span>') or esc(buf))
+    end
+    buf = ""
   end
-  if not st.comment and s:match("^%s*#") then span("pp", s) return table.concat(out) end
+  local function span(cls, t)
+    if t == "" then return end
+    if cls ~= cur then flush(); cur = cls end
+    buf = buf .. t
+  end
   while i <= n do
-    if st.comment then
+    if st.pp then span("pp", s:sub(i)); i = n + 1
+    elseif st.line then span("co", s:sub(i)); i = n + 1
+    elseif st.comment then
       local e = s:find("*/", i, true)
       local j = e and e + 1 or n
       span("co", s:sub(i, j)); i = j + 1
       if e then st.comment = false end
-    elseif s:sub(i, i + 1) == "//" then span("co", s:sub(i)); i = n + 1
-    elseif s:sub(i, i + 1) == "/*" then
-      local e = s:find("*/", i + 2, true)
-      local j = e and e + 1 or n
-      span("co", s:sub(i, j)); i = j + 1
-      st.comment = not e
-    elseif s:sub(i, i):match("[\"']") then
-      local q, j = s:sub(i, i), i + 1
-      while j <= n and s:sub(j, j) ~= q do j = j + (s:sub(j, j) == "\\" and 2 or 1) end
+    elseif st.str then
+      local j = i
+      while j <= n and s:sub(j, j) ~= st.str do j = j + (s:sub(j, j) == "\\" and 2 or 1) end
       span("st", s:sub(i, j)); i = j + 1
+      if j <= n then st.str = nil end
+    elseif s:sub(i, i + 1) == "//" then st.line = true
+    elseif s:sub(i, i + 1) == "/*" then span("co", "/*"); i = i + 2; st.comment = true
+    elseif s:sub(i, i):match("[\"']") then
+      st.str = s:sub(i, i); span("st", st.str); i = i + 1
     else
       local w = s:match("^[%a_][%w_]*", i)
       if w then span(class[w], w); i = i + #w
@@ -82,6 +127,7 @@ local function hl(s, st)
       end
     end
   end
+  flush()
   return table.concat(out)
 end
 
@@ -91,15 +137,29 @@ local function ref(name)
   return n and ('<a class="use" href="#chunk-' .. n .. '">' .. label .. "</a>") or label
 end
 
-local function list(nums)
+local function list(ns)
   local l = {}
-  for _, n in ipairs(nums) do table.insert(l, '<a href="#chunk-' .. n .. '">' .. n .. "</a>") end
+  for _, n in ipairs(ns) do table.insert(l, link(n)) end
   return table.concat(l, ", ")
 end
 
+-- An identifier in code: a link to the chunk that defines it, unless it
+-- is in a comment, a string or a preprocessor line, or defined here.
+local function identifier(id, st, here)
+  local e = ident[id]
+  local text = hl(id, st)
+  if st.pp or st.line or st.comment or st.str or not e or #e.defs == 0
+     or e.defs[1] == here then
+    return text
+  end
+  return '<a class="id" href="#chunk-' .. e.defs[1] .. '">' .. text .. "</a>"
+end
+
 local function render(c)
-  local st, body = {}, {}
+  local st, body = { comment = false }, {}
   for _, l in ipairs(c.lines) do
+    st.line, st.str = false, nil
+    st.pp = st.ppnext or (not st.comment and l:match("^%s*#") ~= nil)
     local parts, i = {}, 1
     while true do
       local a, b = l:find(OPEN, i, true)
@@ -107,31 +167,47 @@ local function render(c)
       local e = l:find(CLOSE, b + 1, true)
       if not e then break end
       table.insert(parts, hl(l:sub(i, a - 1), st))
-      table.insert(parts, ref(l:sub(b + 1, e - 1)))
+      local m = l:sub(b + 1, e - 1)
+      if m:sub(1, 1) == "#" then table.insert(parts, identifier(m:sub(2), st, c.num))
+      else table.insert(parts, ref(m)) end
       i = e + #CLOSE
     end
     table.insert(parts, hl(l:sub(i), st))
     table.insert(body, table.concat(parts))
+    st.ppnext = st.pp and l:match("\\$") ~= nil
   end
   local cont = c.num ~= c.first and "+≡" or "≡"
   local foot = {}
-  if c.defs then
-    local ids = {}
-    for id in c.defs:gmatch("%S+") do table.insert(ids, "<code>" .. esc(id) .. "</code>") end
-    table.insert(foot, "Defines " .. table.concat(ids, ", ") .. ".")
-  end
   local defs = all[c.name]
   if c.num == c.first and #defs > 1 then
     local rest = { table.unpack(defs, 2) }
-    table.insert(foot, "Continued in chunk" .. (#rest > 1 and "s " or " ") .. list(rest) .. ".")
+    table.insert(foot, "<p>This definition is continued in chunk" .. (#rest > 1 and "s " or " ")
+      .. series(ranges(rest)) .. ".</p>")
   end
   local users = usedin[c.name]
   if c.num == c.first then
     if users then
-      table.insert(foot, "Used in chunk" .. (#users > 1 and "s " or " ") .. list(users) .. ".")
+      table.insert(foot, "<p>This code is used in chunk" .. (#users > 1 and "s " or " ")
+        .. series(ranges(users)) .. ".</p>")
     else
-      table.insert(foot, "Root chunk (not used in this document).")
+      table.insert(foot, "<p>Root chunk (not used in this document).</p>")
     end
+  end
+  if c.defs then
+    local items = {}
+    for _, d in ipairs(c.defs) do
+      local u = #d.nums == 0 and "never used"
+        or ("used in chunk" .. (#d.nums > 1 and "s " or " ") .. series(ranges(d.nums)))
+      table.insert(items, "<li><code>" .. esc(d.id) .. "</code>, " .. u .. ".</li>")
+    end
+    table.insert(foot, '<div class="defines">Defines:<ul>' .. table.concat(items) .. "</ul></div>")
+  end
+  if c.uses then
+    local items = {}
+    for _, u in ipairs(c.uses) do
+      table.insert(items, "<code>" .. esc(u.id) .. "</code> " .. list(u.nums))
+    end
+    table.insert(foot, "<p>Uses " .. series(items) .. ".</p>")
   end
   return pandoc.RawBlock("html", table.concat({
     '<div class="chunk" id="chunk-' .. c.num .. '">',
@@ -139,21 +215,40 @@ local function render(c)
     '<a class="def" href="#chunk-' .. c.first .. '">⟨<span class="cn">' ..
       namehtml(c.name) .. "</span> " .. c.first .. "⟩</a>" .. cont .. "</div>",
     '<pre class="chunk-code"><code>' .. table.concat(body, "\n") .. "</code></pre>",
-    #foot > 0 and ('<div class="chunk-foot">' .. table.concat(foot, " ") .. "</div>") or "",
+    #foot > 0 and ('<div class="chunk-foot">' .. table.concat(foot, "\n") .. "</div>") or "",
     "</div>" }, "\n"))
 end
 
--- Pass 1: number the chunks, find first definitions and uses.
+-- Pass 1: number the chunks, find first definitions and uses; read the
+-- identifier index (and drop its block).
 local function collect(cb)
-  local name, lines, defs = parse(cb.text)
+  local INDEX = OPEN .. "%index" .. CLOSE
+  if cb.text:sub(1, #INDEX) == INDEX then
+    for l in cb.text:gmatch("[^\n]+") do
+      local id, rest = l:match("^(%S+)(.*)$")
+      if id ~= INDEX then
+        local e = { id = id, defs = {}, uses = {}, all = {} }
+        for n, star in rest:gmatch("(%d+)(%*?)") do
+          n = tonumber(n)
+          table.insert(star == "*" and e.defs or e.uses, n)
+          table.insert(e.all, { n = n, def = star == "*" })
+        end
+        table.insert(idents, e); ident[id] = e
+      end
+    end
+    return {}
+  end
+  local name, lines, defs, uses = parse(cb.text)
   if not name then return nil end
-  local c = { name = name, lines = lines, defs = defs, num = #chunks + 1 }
+  local c = { name = name, lines = lines, defs = defs, uses = uses, num = #chunks + 1 }
   table.insert(chunks, c)
   first[name] = first[name] or c.num
   c.first = first[name]
   add(all, name, c.num)
   for _, l in ipairs(lines) do
-    for u in l:gmatch(OPEN .. "(.-)" .. CLOSE) do add(usedin, u, c.num) end
+    for u in l:gmatch(OPEN .. "(.-)" .. CLOSE) do
+      if u:sub(1, 1) ~= "#" then add(usedin, u, c.num) end
+    end
   end
   return nil
 end
@@ -171,26 +266,53 @@ local function prefix(kind, n, caption)
   table.insert(caption, 1, p)
   return sec[1] .. "." .. n
 end
+-- The number \ref prints for a label that no numbered unit sets (after
+-- a \paragraph): that of the innermost numbered section around it.
+local function current()
+  local d = sec[3] > 0 and 3 or sec[2] > 0 and 2 or 1
+  return table.concat(sec, ".", 1, d)
+end
+local function isfigure(b)
+  return b and b.t == "Para" and #b.content == 1 and b.content[1].t == "Image"
+    and b.content[1].title == "fig:"
+end
 local function walk(blocks, divid)
-  for i, b in ipairs(blocks) do
+  local out, i = {}, 1
+  while i <= #blocks do
+    local b = blocks[i]
     if b.t == "CodeBlock" and b.text:sub(1, #OPEN + 1) == OPEN .. "=" then
-      k = k + 1; blocks[i] = render(chunks[k])
-    elseif b.t == "Header" and b.level <= 3 and not b.classes:includes("unnumbered") then
+      k = k + 1; b = render(chunks[k])
+    elseif b.t == "Header" and b.level >= 4 then
+      -- \paragraph: unnumbered and run-in, as in the PDF.
+      if b.identifier ~= "" then labels[b.identifier] = current() end
+      local head = pandoc.Span({ pandoc.Strong(b.content) },
+                               pandoc.Attr(b.identifier, { "paragraph" }))
+      local nxt = blocks[i + 1]
+      if nxt and nxt.t == "Para" and not isfigure(nxt) then
+        table.insert(nxt.content, 1, pandoc.Space())
+        table.insert(nxt.content, 1, head)
+        b = nil
+      else
+        b = pandoc.Para({ head })
+      end
+    elseif b.t == "Header" and not b.classes:includes("unnumbered") then
       sec[b.level] = sec[b.level] + 1
       for l = b.level + 1, 3 do sec[l] = 0 end
       if b.level == 1 then nfig, ntab = 0, 0 end
       labels[b.identifier] = table.concat(sec, ".", 1, b.level)
-    elseif b.t == "Para" and #b.content == 1 and b.content[1].t == "Image"
-        and b.content[1].title == "fig:" then
+    elseif isfigure(b) then
       nfig = nfig + 1
       labels[b.content[1].identifier] = prefix("Figure", nfig, b.content[1].caption)
     elseif b.t == "Table" and #b.caption.long > 0 then
       ntab = ntab + 1
       local n = prefix("Table", ntab, b.caption.long[1].content)
       if divid then labels[divid] = n end
-    elseif b.t == "Div" then walk(b.content, b.identifier)
+    elseif b.t == "Div" then b.content = walk(b.content, b.identifier)
     end
+    if b then table.insert(out, b) end
+    i = i + 1
   end
+  return out
 end
 
 local function fixref(link)
@@ -198,8 +320,13 @@ local function fixref(link)
   if n then link.content = { pandoc.Str(n) }; return link end
 end
 
+local function backmatter(blocks, title, id, html)
+  table.insert(blocks, pandoc.Header(1, title, pandoc.Attr(id, { "unnumbered" })))
+  table.insert(blocks, pandoc.RawBlock("html", html))
+end
+
 local function finish(doc)
-  walk(doc.blocks)
+  doc.blocks = walk(doc.blocks)
   local blocks = doc.blocks
   table.insert(blocks, pandoc.Header(1, "Bibliography", pandoc.Attr("bibliography", {"unnumbered"})))
   table.insert(blocks, pandoc.Div({}, pandoc.Attr("refs")))
@@ -213,9 +340,21 @@ local function finish(doc)
     if usedin[name] then s = s .. "; used in " .. list(usedin[name]) end
     table.insert(items, "<li>" .. s .. ".</li>")
   end
-  table.insert(blocks, pandoc.Header(1, "Index of chunks", pandoc.Attr("chunk-index", {"unnumbered"})))
-  table.insert(blocks, pandoc.RawBlock("html", '<ul class="chunk-index">\n' ..
-    table.concat(items, "\n") .. "\n</ul>"))
+  backmatter(blocks, "Index of chunks", "chunk-index",
+    '<ul class="chunk-index">\n' .. table.concat(items, "\n") .. "\n</ul>")
+  -- Index of identifiers, in noweb's order: the chunks that define an
+  -- identifier (underlined, as in the PDF) and those that use it.
+  items = {}
+  for _, e in ipairs(idents) do
+    local l = {}
+    for _, u in ipairs(e.all) do
+      table.insert(l, link(u.n, u.def and ('<span class="idef">' .. u.n .. "</span>") or u.n))
+    end
+    table.insert(items, '<li id="ident-' .. esc(e.id) .. '"><code>' .. esc(e.id) ..
+      "</code>: " .. table.concat(l, ", ") .. "</li>")
+  end
+  backmatter(blocks, "Index of identifiers", "identifier-index",
+    '<ul class="ident-index">\n' .. table.concat(items, "\n") .. "\n</ul>")
   return doc
 end
 

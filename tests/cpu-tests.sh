@@ -315,6 +315,53 @@ test_book() {
     done
 }
 
+# The HTML book against the PDF: every internal link lands, sections and
+# cross-references carry the PDF's numbers, and every chunk footer and
+# index entry of noweb's cross-referencer is there.
+test_html() {
+    local h=build/book.html t=build/tex bad
+    [ -s "$h" ] && [ -s "$t/book.aux" ] || { fail "the HTML book can be checked" \
+        "build/book.html or $t/book.aux is missing"; return; }
+    grep -o ' id="[^"]*"' "$h" | sed 's/^ id="//; s/"$//' | sort -u > "$tmp/ids"
+    grep -o 'href="#[^"]*"' "$h" | sed 's/^href="#//; s/"$//' | sort -u > "$tmp/hrefs"
+    bad=$(comm -23 "$tmp/hrefs" "$tmp/ids")
+    if [ ! -s "$tmp/hrefs" ]; then fail "every internal link of the HTML resolves" "no links"
+    elif [ -z "$bad" ]; then ok "every internal link of the HTML resolves ($(wc -l < "$tmp/hrefs") targets)"
+    else fail "every internal link of the HTML resolves" "no id for:"$'\n'"$bad"; fi
+
+    sed -n 's/^\\contentsline {\(chapter\|section\|subsection\)}{\\numberline {\([^}]*\)}.*/\2/p' \
+        "$t/book.toc" > "$tmp/pdfsec"
+    grep -o '<h[123] data-number="[^"]*"' "$h" | sed 's/.*="//; s/"$//' > "$tmp/htmlsec"
+    if [ -s "$tmp/pdfsec" ] && cmp -s "$tmp/pdfsec" "$tmp/htmlsec"; then
+        ok "the HTML numbers its $(wc -l < "$tmp/pdfsec") sections as the PDF does"
+    else fail "the HTML numbers its sections as the PDF does" \
+              "$(diff "$tmp/pdfsec" "$tmp/htmlsec" | head)"; fi
+
+    grep -o '^\\newlabel{[^}]*}{{[^}]*}' "$t/book.aux" \
+        | sed 's/^\\newlabel{\([^}]*\)}{{\([^}]*\)}/\1 \2/' > "$tmp/pdfref"
+    grep -o 'data-reference="[^"]*">[^<]*</a>' "$h" \
+        | sed 's/^data-reference="\([^"]*\)">\([^<]*\)<.*/\1 \2/' | sort -u > "$tmp/htmlref"
+    bad=$(awk 'NR == FNR { pdf[$1] = $2; next }
+               !($1 in pdf) { print $1 ": not a label of the PDF"; next }
+               pdf[$1] != $2 { print $1 ": " $2 " in the HTML, " pdf[$1] " in the PDF" }' \
+               "$tmp/pdfref" "$tmp/htmlref")
+    if [ ! -s "$tmp/htmlref" ]; then fail "every cross-reference of the HTML has the PDF's number" "none found"
+    elif [ -z "$bad" ]; then ok "every cross-reference of the HTML has the PDF's number ($(wc -l < "$tmp/htmlref") labels)"
+    else fail "every cross-reference of the HTML has the PDF's number" "$bad"; fi
+
+    local what pdf html
+    for what in 'chunk "Defines" lists|nwidentdefs{|<div class="defines">Defines:' \
+                'chunk "Uses" lines|nwidentuses{|<p>Uses ' \
+                'identifier index entries|nwixlogsorted{i}|<li id="ident-'; do
+        IFS='|' read -r what pdf html <<< "$what"
+        pdf=$(grep -o -F -- "$pdf" "$t/chapters.tex" | wc -l)
+        html=$(grep -o -F -- "$html" "$h" | wc -l)
+        [ "$pdf" -gt 0 ] && [ "$pdf" = "$html" ] \
+            && ok "the HTML has the PDF's $pdf $what" \
+            || fail "the HTML has the PDF's $what" "$pdf in the PDF, $html in the HTML"
+    done
+}
+
 test_readme() {
     book/tools/splice-readme --check "$RESULTS" $(for n in $CHAPTERS; do echo chapters/ch$n.nw; done) \
         > "$tmp/readme" 2>&1 \
@@ -333,5 +380,6 @@ cpu_tests() {
     want results && test_results
     want results && test_models
     want book && test_book
+    want book && test_html
     want readme && test_readme
 }
