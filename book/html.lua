@@ -7,8 +7,10 @@
 -- filter also highlights C/CUDA (words from book/tools/c-words), numbers
 -- figure and table captions as LaTeX does (chapter.n), sets \paragraph
 -- headings run-in and unnumbered as LaTeX does, gives every \ref the
--- number the PDF prints, and appends the back matter: bibliography, index
--- of chunks, index of identifiers.
+-- number the PDF prints, numbers citations [n] as natbib does with the
+-- bibliography that book/tools/htmlsrc had bibtex make (book.bbl), and
+-- appends the back matter: bibliography, index of chunks, index of
+-- identifiers and the subject index (from index.tsv, see htmlsrc).
 
 local OPEN, CLOSE = "⟪", "⟫"
 local chunks = {}   -- in order: {name=, num=, first=, lines=, defs=, uses=}
@@ -18,10 +20,18 @@ local usedin = {}   -- name -> list of chunk numbers that use it
 local idents = {}   -- identifier index, in noweb's order: {id=, defs=, uses=}
 local ident = {}    -- id -> its entry in idents
 
+local bookdir = PANDOC_SCRIPT_FILE:match("(.*)/") or "."
+local srcdir = (PANDOC_STATE.input_files[1] or ""):match("(.*)/") or "."
+local function slurp(f)
+  local h = io.open(f, "r")
+  if not h then return nil end
+  local t = h:read("a"); h:close(); return t
+end
+
 -- Word classes shared with the PDF highlighter.
 local class = {}
 do
-  local dir = PANDOC_SCRIPT_FILE:match("(.*)/") or "."
+  local dir = bookdir
   for line in io.lines(dir .. "/tools/c-words") do
     local cls, words = line:match("^(%w+):(.*)$")
     if cls then for w in words:gmatch("%S+") do class[w] = cls end end
@@ -272,6 +282,20 @@ local function current()
   local d = sec[3] > 0 and 3 or sec[2] > 0 and 2 or 1
   return table.concat(sec, ".", 1, d)
 end
+-- The subject index: term of each \index, by number (book/tools/htmlsrc).
+local idxterm, subject = {}, {}
+for l in (slurp(srcdir .. "/index.tsv") or ""):gmatch("[^\n]+") do
+  local n, t = l:match("^(%d+)\t(.*)$")
+  if n then idxterm["idx-" .. n] = t end
+end
+local function indexed(span)
+  local t = idxterm[span.identifier]
+  if t then
+    table.insert(subject, { term = t, id = span.identifier,
+                            where = sec[1] < 0 and "Preface" or current() })
+  end
+end
+
 local function isfigure(b)
   return b and b.t == "Para" and #b.content == 1 and b.content[1].t == "Image"
     and b.content[1].title == "fig:"
@@ -309,6 +333,9 @@ local function walk(blocks, divid)
       if divid then labels[divid] = n end
     elseif b.t == "Div" then b.content = walk(b.content, b.identifier)
     end
+    if b and b.t ~= "RawBlock" and b.t ~= "Div" then
+      pandoc.walk_block(b, { Span = indexed })
+    end
     if b then table.insert(out, b) end
     i = i + 1
   end
@@ -320,6 +347,101 @@ local function fixref(link)
   if n then link.content = { pandoc.Str(n) }; return link end
 end
 
+-- The bibliography: bibtex's plainnat entries, in their order, which is
+-- the order of natbib's numbers in the PDF.
+local bib, bibnum = {}, {}
+do
+  local bbl = slurp(srcdir .. "/book.bbl") or ""
+  local macros = "\\newcommand{\\newblock}{}\\newcommand{\\natexlab}[1]{#1}"
+    .. "\\newcommand{\\doi}[1]{doi: \\href{https://doi.org/#1}{#1}}\n"
+  local i = 1
+  while true do
+    local a, b = bbl:find("\\bibitem", i)
+    if not a then break end
+    local j = b + 1
+    if bbl:sub(j, j) == "[" then          -- skip the [label], which may hold {}
+      local depth = 0
+      repeat
+        local c = bbl:sub(j, j)
+        if c == "[" or c == "{" then depth = depth + 1
+        elseif c == "]" or c == "}" then depth = depth - 1 end
+        j = j + 1
+      until depth == 0 or j > #bbl
+    end
+    local key, e = bbl:match("^%s*{([^}]*)}()", j)
+    local stop = bbl:find("\\bibitem", e) or bbl:find("\\end{thebibliography}", e) or #bbl + 1
+    local text = bbl:sub(e, stop - 1)
+    local inl = {}
+    for _, blk in ipairs(pandoc.read(macros .. text, "latex").blocks) do
+      if blk.content then
+        if #inl > 0 then table.insert(inl, pandoc.Space()) end
+        for _, x in ipairs(blk.content) do table.insert(inl, x) end
+      end
+    end
+    table.insert(bib, { key = key, inlines = inl })
+    bibnum[key] = #bib
+    i = stop
+  end
+end
+
+-- \cite{a,b}: "[1, 3]", numbers sorted (natbib's numbers,sort), each a
+-- link to its entry.
+local function cite(el)
+  local ns = {}
+  for _, c in ipairs(el.citations) do
+    table.insert(ns, { n = bibnum[c.id], id = c.id })
+  end
+  table.sort(ns, function(a, b) return (a.n or 1e9) < (b.n or 1e9) end)
+  local out = { pandoc.Str("[") }
+  for i, c in ipairs(ns) do
+    if i > 1 then table.insert(out, pandoc.Str(", ")) end
+    table.insert(out, c.n and pandoc.Link(tostring(c.n), "#ref-" .. c.id) or pandoc.Str("??"))
+  end
+  table.insert(out, pandoc.Str("]"))
+  return pandoc.Span(out, pandoc.Attr("", { "citation" }))
+end
+
+-- One level of a makeindex term: "sort@display" or "display".
+local function level(t)
+  local key, shown = t:match("^(.-)@(.*)$")
+  key = key or t
+  local inl = {}
+  local doc = pandoc.read(shown or t, "latex")
+  if doc.blocks[1] and doc.blocks[1].content then inl = doc.blocks[1].content end
+  return key:lower(), pandoc.write(pandoc.Pandoc({ pandoc.Plain(inl) }), "html")
+end
+
+local function subjectindex()
+  local top = {}
+  local function node(list, t)
+    local key, html = level(t)
+    for _, x in ipairs(list) do if x.key == key then return x end end
+    local x = { key = key, html = html, refs = {}, sub = {} }
+    table.insert(list, x); return x
+  end
+  for _, e in ipairs(subject) do
+    local list, x = top, nil
+    for part in (e.term .. "!"):gmatch("(.-)!") do x = node(list, part); list = x.sub end
+    local dup = false
+    for _, r in ipairs(x.refs) do if r.where == e.where then dup = true end end
+    if not dup then table.insert(x.refs, e) end
+  end
+  local function render(list)
+    table.sort(list, function(a, b) return a.key < b.key end)
+    local items = {}
+    for _, x in ipairs(list) do
+      local refs = {}
+      for _, r in ipairs(x.refs) do
+        table.insert(refs, '<a href="#' .. r.id .. '">' .. r.where .. "</a>")
+      end
+      table.insert(items, "<li>" .. x.html .. (#refs > 0 and (", " .. table.concat(refs, ", ")) or "")
+        .. (#x.sub > 0 and ("\n<ul>" .. render(x.sub) .. "</ul>") or "") .. "</li>")
+    end
+    return table.concat(items, "\n")
+  end
+  return '<ul class="subject-index">\n' .. render(top) .. "\n</ul>"
+end
+
 local function backmatter(blocks, title, id, html)
   table.insert(blocks, pandoc.Header(1, title, pandoc.Attr(id, { "unnumbered" })))
   table.insert(blocks, pandoc.RawBlock("html", html))
@@ -329,7 +451,13 @@ local function finish(doc)
   doc.blocks = walk(doc.blocks)
   local blocks = doc.blocks
   table.insert(blocks, pandoc.Header(1, "Bibliography", pandoc.Attr("bibliography", {"unnumbered"})))
-  table.insert(blocks, pandoc.Div({}, pandoc.Attr("refs")))
+  local refs = {}
+  for n, e in ipairs(bib) do
+    local inl = { pandoc.Span({ pandoc.Str("[" .. n .. "]") }, pandoc.Attr("", { "bib-num" })), pandoc.Space() }
+    for _, x in ipairs(e.inlines) do table.insert(inl, x) end
+    table.insert(refs, pandoc.Div({ pandoc.Para(inl) }, pandoc.Attr("ref-" .. e.key, { "bib-entry" })))
+  end
+  table.insert(blocks, pandoc.Div(refs, pandoc.Attr("refs")))
   -- Index of chunks, sorted by name.
   local names = {}
   for name in pairs(first) do table.insert(names, name) end
@@ -355,11 +483,30 @@ local function finish(doc)
   end
   backmatter(blocks, "Index of identifiers", "identifier-index",
     '<ul class="ident-index">\n' .. table.concat(items, "\n") .. "\n</ul>")
+  backmatter(blocks, "Index", "subject-index", subjectindex())
+  -- The page's metadata, from book/meta.tex as the PDF's.
+  local meta = slurp(bookdir .. "/meta.tex") or ""
+  local function field(name) return meta:match("\\newcommand\\" .. name .. "{([^}]*)}") end
+  local title, sub, subj, kw = field("booktitle"), field("booksubtitle"),
+    field("booksubject"), field("bookkeywords")
+  if title and sub and subj then    -- the title page's lines
+    doc.meta.title = pandoc.MetaInlines({ pandoc.Str(title) })
+    doc.meta.pagetitle = title .. ": " .. sub
+    doc.meta.subtitle = pandoc.MetaInlines({ pandoc.Str(sub), pandoc.LineBreak(),
+      pandoc.Span({ pandoc.Str(subj) }, pandoc.Attr("", { "subject" })) })
+    doc.meta["description-meta"] = subj
+  end
+  doc.meta["toc-title"] = "Contents"
+  if kw then
+    local l = {}
+    for w in kw:gmatch("[^,]+") do table.insert(l, (w:gsub("^%s+", ""):gsub("%s+$", ""))) end
+    doc.meta.keywords = l
+  end
   return doc
 end
 
 return {
   { CodeBlock = collect },
   { Pandoc = finish },
-  { Link = fixref },
+  { Link = fixref, Cite = cite },
 }

@@ -362,6 +362,50 @@ test_html() {
     done
 }
 
+# Front and back matter: the PDF's metadata, the bibliography numbered
+# alike in both books, and a subject index with the book's main concepts
+# in both.
+INDEX_TERMS="coalescing sector bank.conflict occupancy wavefront roofline
+arithmetic.intensity register.tiling outer.product shared.memory warp
+alignment float4 launch..bounds wave.quantization"
+test_frontback() {
+    local t=build/tex h=build/book.html bad term info
+    info=$(pdfinfo build/book.pdf 2>/dev/null)
+    bad=""
+    for term in Title Subject Keywords; do
+        grep -q "^$term: *[^ ]" <<< "$info" || bad="$bad no $term;"
+    done
+    [ -z "$bad" ] && ok "the PDF has a title, a subject and keywords" \
+        || fail "the PDF has a title, a subject and keywords" "$bad"
+
+    gawk 'BEGIN { RS = "\\\\bibitem" } NR > 1 && match($0, /^(\[[^]]*\])?\{[^}]*\}/) {
+              k = substr($0, RSTART, RLENGTH); sub(/.*\{/, "", k); sub(/\}$/, "", k); print k }' \
+        "$t/book.bbl" > "$tmp/pdfbib"
+    grep -o '<div id="ref-[^"]*"' "$h" | sed 's/.*ref-//; s/"$//' > "$tmp/htmlbib"
+    if [ -s "$tmp/pdfbib" ] && cmp -s "$tmp/pdfbib" "$tmp/htmlbib"; then
+        ok "the HTML lists the PDF's $(wc -l < "$tmp/pdfbib") references in its order"
+    else fail "the HTML lists the PDF's references in its order" \
+              "$(diff "$tmp/pdfbib" "$tmp/htmlbib")"; fi
+    bad=$(grep -o '<span class="citation"[^>]*>[^ ]*</span>' "$h" \
+          | grep -v '^<span class="citation">\[<a href="#ref-[^"]*">[0-9]*</a>\(, <a href="#ref-[^"]*">[0-9]*</a>\)*\]</span>$')
+    if ! grep -q '<span class="citation">' "$h"; then fail "the HTML cites by number, as the PDF" "no citations"
+    elif [ -z "$bad" ]; then ok "the HTML cites by number, as the PDF ($(grep -o '<span class="citation">' "$h" | wc -l) citations)"
+    else fail "the HTML cites by number, as the PDF" "$(head -5 <<< "$bad")"; fi
+
+    bad=""
+    for term in $INDEX_TERMS; do
+        grep -q '^ *\\item .*'"$term"'.*, \\hyperpage' "$t/book.ind" 2>/dev/null || bad="$bad $term"
+    done
+    [ -z "$bad" ] && ok "the PDF's subject index has the main concepts" \
+        || fail "the PDF's subject index has the main concepts" "missing:$bad"
+    local pdf html
+    pdf=$(grep -c '^ *\\\(sub\)*item ' "$t/book.ind" 2>/dev/null)
+    html=$(sed -n '/<ul class="subject-index">/,/^<\/ul>$/p' "$h" | grep -o '<li>' | wc -l)
+    [ "${pdf:-0}" -gt 0 ] && [ "$pdf" = "$html" ] \
+        && ok "the HTML's subject index has the PDF's $pdf entries" \
+        || fail "the HTML's subject index has the PDF's entries" "$pdf in the PDF, $html in the HTML"
+}
+
 test_readme() {
     book/tools/splice-readme --check "$RESULTS" $(for n in $CHAPTERS; do echo chapters/ch$n.nw; done) \
         > "$tmp/readme" 2>&1 \
@@ -381,5 +425,6 @@ cpu_tests() {
     want results && test_models
     want book && test_book
     want book && test_html
+    want book && test_frontback
     want readme && test_readme
 }
