@@ -25,10 +25,9 @@ BOOK_NOWEAVE  := noweave -n -index -filter book/tools/hilite \
                  -filter book/tools/codebreaks
 BOOK_PANDOC   := pandoc -f latex -t html5 -s --toc --toc-depth=2 \
   --number-sections --number-offset=-1 --top-level-division=chapter \
-  --mathml --self-contained --lua-filter=book/html.lua --citeproc \
-  --bibliography=book/refs.bib --css=book/book.css \
+  --mathml --self-contained --lua-filter=book/html.lua --css=book/book.css \
   --default-image-extension=svg --resource-path=build/fig \
-  --metadata=lang:en --metadata=link-citations:true
+  --metadata=lang:en
 
 .PHONY: book book-pdf book-html book-clean readme-table
 book: build/book.pdf build/book.html
@@ -81,13 +80,18 @@ build/book.pdf: book/book.tex book/meta.tex book/preface.tex book/results.sty \
     $(BOOK_FIGS:=.pdf) | $(TOOLS_STAMP)
 	book/tools/pdfbook $(BOOK_OUT)
 
+# The same noweave run as the PDF's, up to its back end: the chunks, the
+# identifiers and their cross-references are those of the PDF.
+# It also has bibtex write build/html/book.bbl and lists the \index terms
+# in build/html/index.tsv, for book/html.lua.
 build/html/book.tex: $(NW) book/meta.tex book/preface.tex build/results.keys \
-    book/tools/htmlsrc book/tools/nw2pandoc book/tools/subst | $(TOOLS_STAMP)
+    book/refs.bib book/tools/htmlsrc book/tools/nw2pandoc book/tools/subst \
+    book/tools/hilite book/tools/c-words | $(TOOLS_STAMP)
 	@mkdir -p $(@D)
-	book/tools/htmlsrc $(BOOK_OUT) $(NW) > $@.tmp
+	NOWEAVE='$(BOOK_NOWEAVE)' book/tools/htmlsrc $(BOOK_OUT) $(NW) > $@.tmp
 	mv $@.tmp $@
 
-build/book.html: build/html/book.tex book/html.lua book/book.css book/refs.bib \
+build/book.html: build/html/book.tex book/html.lua book/book.css book/meta.tex \
     book/tools/c-words $(BOOK_FIGS:=.svg) | $(TOOLS_STAMP)
 	$(BOOK_PANDOC) build/html/book.tex -o $@.tmp
 	mv $@.tmp $@

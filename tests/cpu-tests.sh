@@ -315,6 +315,97 @@ test_book() {
     done
 }
 
+# The HTML book against the PDF: every internal link lands, sections and
+# cross-references carry the PDF's numbers, and every chunk footer and
+# index entry of noweb's cross-referencer is there.
+test_html() {
+    local h=build/book.html t=build/tex bad
+    [ -s "$h" ] && [ -s "$t/book.aux" ] || { fail "the HTML book can be checked" \
+        "build/book.html or $t/book.aux is missing"; return; }
+    grep -o ' id="[^"]*"' "$h" | sed 's/^ id="//; s/"$//' | sort -u > "$tmp/ids"
+    grep -o 'href="#[^"]*"' "$h" | sed 's/^href="#//; s/"$//' | sort -u > "$tmp/hrefs"
+    bad=$(comm -23 "$tmp/hrefs" "$tmp/ids")
+    if [ ! -s "$tmp/hrefs" ]; then fail "every internal link of the HTML resolves" "no links"
+    elif [ -z "$bad" ]; then ok "every internal link of the HTML resolves ($(wc -l < "$tmp/hrefs") targets)"
+    else fail "every internal link of the HTML resolves" "no id for:"$'\n'"$bad"; fi
+
+    sed -n 's/^\\contentsline {\(chapter\|section\|subsection\)}{\\numberline {\([^}]*\)}.*/\2/p' \
+        "$t/book.toc" > "$tmp/pdfsec"
+    grep -o '<h[123] data-number="[^"]*"' "$h" | sed 's/.*="//; s/"$//' > "$tmp/htmlsec"
+    if [ -s "$tmp/pdfsec" ] && cmp -s "$tmp/pdfsec" "$tmp/htmlsec"; then
+        ok "the HTML numbers its $(wc -l < "$tmp/pdfsec") sections as the PDF does"
+    else fail "the HTML numbers its sections as the PDF does" \
+              "$(diff "$tmp/pdfsec" "$tmp/htmlsec" | head)"; fi
+
+    grep -o '^\\newlabel{[^}]*}{{[^}]*}' "$t/book.aux" \
+        | sed 's/^\\newlabel{\([^}]*\)}{{\([^}]*\)}/\1 \2/' > "$tmp/pdfref"
+    grep -o 'data-reference="[^"]*">[^<]*</a>' "$h" \
+        | sed 's/^data-reference="\([^"]*\)">\([^<]*\)<.*/\1 \2/' | sort -u > "$tmp/htmlref"
+    bad=$(awk 'NR == FNR { pdf[$1] = $2; next }
+               !($1 in pdf) { print $1 ": not a label of the PDF"; next }
+               pdf[$1] != $2 { print $1 ": " $2 " in the HTML, " pdf[$1] " in the PDF" }' \
+               "$tmp/pdfref" "$tmp/htmlref")
+    if [ ! -s "$tmp/htmlref" ]; then fail "every cross-reference of the HTML has the PDF's number" "none found"
+    elif [ -z "$bad" ]; then ok "every cross-reference of the HTML has the PDF's number ($(wc -l < "$tmp/htmlref") labels)"
+    else fail "every cross-reference of the HTML has the PDF's number" "$bad"; fi
+
+    local what pdf html
+    for what in 'chunk "Defines" lists|nwidentdefs{|<div class="defines">Defines:' \
+                'chunk "Uses" lines|nwidentuses{|<p>Uses ' \
+                'identifier index entries|nwixlogsorted{i}|<li id="ident-'; do
+        IFS='|' read -r what pdf html <<< "$what"
+        pdf=$(grep -o -F -- "$pdf" "$t/chapters.tex" | wc -l)
+        html=$(grep -o -F -- "$html" "$h" | wc -l)
+        [ "$pdf" -gt 0 ] && [ "$pdf" = "$html" ] \
+            && ok "the HTML has the PDF's $pdf $what" \
+            || fail "the HTML has the PDF's $what" "$pdf in the PDF, $html in the HTML"
+    done
+}
+
+# Front and back matter: the PDF's metadata, the bibliography numbered
+# alike in both books, and a subject index with the book's main concepts
+# in both.
+INDEX_TERMS="coalescing sector bank.conflict occupancy wavefront roofline
+arithmetic.intensity register.tiling outer.product shared.memory warp
+alignment float4 launch..bounds wave.quantization"
+test_frontback() {
+    local t=build/tex h=build/book.html bad term info
+    info=$(pdfinfo build/book.pdf 2>/dev/null)
+    bad=""
+    for term in Title Subject Keywords; do
+        grep -q "^$term: *[^ ]" <<< "$info" || bad="$bad no $term;"
+    done
+    [ -z "$bad" ] && ok "the PDF has a title, a subject and keywords" \
+        || fail "the PDF has a title, a subject and keywords" "$bad"
+
+    gawk 'BEGIN { RS = "\\\\bibitem" } NR > 1 && match($0, /^(\[[^]]*\])?\{[^}]*\}/) {
+              k = substr($0, RSTART, RLENGTH); sub(/.*\{/, "", k); sub(/\}$/, "", k); print k }' \
+        "$t/book.bbl" > "$tmp/pdfbib"
+    grep -o '<div id="ref-[^"]*"' "$h" | sed 's/.*ref-//; s/"$//' > "$tmp/htmlbib"
+    if [ -s "$tmp/pdfbib" ] && cmp -s "$tmp/pdfbib" "$tmp/htmlbib"; then
+        ok "the HTML lists the PDF's $(wc -l < "$tmp/pdfbib") references in its order"
+    else fail "the HTML lists the PDF's references in its order" \
+              "$(diff "$tmp/pdfbib" "$tmp/htmlbib")"; fi
+    bad=$(grep -o '<span class="citation"[^>]*>[^ ]*</span>' "$h" \
+          | grep -v '^<span class="citation">\[<a href="#ref-[^"]*">[0-9]*</a>\(, <a href="#ref-[^"]*">[0-9]*</a>\)*\]</span>$')
+    if ! grep -q '<span class="citation">' "$h"; then fail "the HTML cites by number, as the PDF" "no citations"
+    elif [ -z "$bad" ]; then ok "the HTML cites by number, as the PDF ($(grep -o '<span class="citation">' "$h" | wc -l) citations)"
+    else fail "the HTML cites by number, as the PDF" "$(head -5 <<< "$bad")"; fi
+
+    bad=""
+    for term in $INDEX_TERMS; do
+        grep -q '^ *\\item .*'"$term"'.*, \\hyperpage' "$t/book.ind" 2>/dev/null || bad="$bad $term"
+    done
+    [ -z "$bad" ] && ok "the PDF's subject index has the main concepts" \
+        || fail "the PDF's subject index has the main concepts" "missing:$bad"
+    local pdf html
+    pdf=$(grep -c '^ *\\\(sub\)*item ' "$t/book.ind" 2>/dev/null)
+    html=$(sed -n '/<ul class="subject-index">/,/^<\/ul>$/p' "$h" | grep -o '<li>' | wc -l)
+    [ "${pdf:-0}" -gt 0 ] && [ "$pdf" = "$html" ] \
+        && ok "the HTML's subject index has the PDF's $pdf entries" \
+        || fail "the HTML's subject index has the PDF's entries" "$pdf in the PDF, $html in the HTML"
+}
+
 test_readme() {
     book/tools/splice-readme --check "$RESULTS" $(for n in $CHAPTERS; do echo chapters/ch$n.nw; done) \
         > "$tmp/readme" 2>&1 \
@@ -333,5 +424,7 @@ cpu_tests() {
     want results && test_results
     want results && test_models
     want book && test_book
+    want book && test_html
+    want book && test_frontback
     want readme && test_readme
 }
