@@ -7,7 +7,7 @@
 #   PROGRAM_FACTS build/ptxas-P.csv, build/sass-P.csv for each program P
 #   rules for those, build/manifest.tsv and tangle/
 # Targets: build/book.pdf build/book.html book (both) book-pdf book-html
-#          build/results.keys readme-table book-clean
+#          build/results.keys readme-table book-clean book-shots
 # Nothing here depends on a compiled binary: a prose edit re-weaves and
 # re-typesets only.  Everything generated goes under build/.
 
@@ -29,7 +29,7 @@ BOOK_PANDOC   := pandoc -f latex -t html5 -s --toc --toc-depth=2 \
   --default-image-extension=svg --resource-path=build/fig \
   --metadata=lang:en
 
-.PHONY: book book-pdf book-html book-clean readme-table
+.PHONY: book book-pdf book-html book-clean readme-table book-shots
 book: build/book.pdf build/book.html
 book-pdf: build/book.pdf
 book-html: build/book.html
@@ -95,6 +95,12 @@ build/book.html: build/html/book.tex book/html.lua book/book.css book/meta.tex \
     book/tools/c-words $(BOOK_FIGS:=.svg) | $(TOOLS_STAMP)
 	$(BOOK_PANDOC) build/html/book.tex -o $@.tmp
 	mv $@.tmp $@
+
+# Screenshots of the HTML book in headless Chromium, to look at (not part
+# of the build): a chapter opening, a section of code, a figure, the back
+# matter -> build/shots/*.png.
+book-shots: build/book.html
+	book/tools/shots $(BOOK_OUT) ch:3 sec:timing ch:4 back
 
 # Markdown results table for README.md (the top Makefile splices it in).
 readme-table: | $(TOOLS_STAMP)

@@ -296,6 +296,21 @@ local function indexed(span)
   end
 end
 
+-- A figure takes the share of the column that it takes of the PDF's text
+-- width (book.tex: 5.3in), so that its labels keep their size relative
+-- to the text.
+local PDF_TEXTWIDTH_PT = 5.3 * 72.27
+local function scale(img)
+  local src = img.src:match("[^/]*$")
+  for _, dir in ipairs(PANDOC_STATE.resource_path or { "." }) do
+    local svg = slurp(dir .. "/" .. src)
+    local w = svg and tonumber(svg:match('<svg[^>]-width="([%d.]+)pt"'))
+    if w then
+      img.attributes.style = string.format("width: %.0f%%", math.min(100, 100 * w / PDF_TEXTWIDTH_PT))
+      return
+    end
+  end
+end
 local function isfigure(b)
   return b and b.t == "Para" and #b.content == 1 and b.content[1].t == "Image"
     and b.content[1].title == "fig:"
@@ -325,6 +340,7 @@ local function walk(blocks, divid)
       if b.level == 1 then nfig, ntab = 0, 0 end
       labels[b.identifier] = table.concat(sec, ".", 1, b.level)
     elseif isfigure(b) then
+      scale(b.content[1])
       nfig = nfig + 1
       labels[b.content[1].identifier] = prefix("Figure", nfig, b.content[1].caption)
     elseif b.t == "Table" and #b.caption.long > 0 then

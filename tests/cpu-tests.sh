@@ -349,6 +349,10 @@ test_html() {
     elif [ -z "$bad" ]; then ok "every cross-reference of the HTML has the PDF's number ($(wc -l < "$tmp/htmlref") labels)"
     else fail "every cross-reference of the HTML has the PDF's number" "$bad"; fi
 
+    if grep -o '<code>[^<]*[–—][^<]*</code>' "$h" > "$tmp/dash"; then
+        fail "the HTML's inline code keeps its hyphens" "$(head -5 "$tmp/dash")"
+    else ok "the HTML's inline code keeps its hyphens"; fi
+
     local what pdf html
     for what in 'chunk "Defines" lists|nwidentdefs{|<div class="defines">Defines:' \
                 'chunk "Uses" lines|nwidentuses{|<p>Uses ' \
