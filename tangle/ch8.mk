@@ -1,4 +1,5 @@
 programs := ch8
+extra_runs := --size 8192
 needs := sm_75
 libs := -lcublas
 headline := warptile

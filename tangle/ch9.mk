@@ -1,5 +1,6 @@
 programs := ch9 ch9sweep
-sweep := ch9sweep --size 1024,2048,4096,4097,8192,1111
+extra_runs := --size 8192
+sweep := ch9sweep --size 1024,4096,4097,8192,1111
 needs := sm_80
 libs := -lcublas
 headline := tuned
