@@ -37,7 +37,8 @@ book-html: build/book.html
 # key<TAB>value file plus build/res/*.tex (tables, chart, \R definitions).
 # The directory itself is a prerequisite so that a removed CSV is noticed.
 build/results.keys: book/tools/results book/tools/more-keys book/tools/roofline \
-    book/tools/sass-excerpt book/tools/models book/tools/csv.awk build/manifest.tsv \
+    book/tools/sass-excerpt book/tools/models book/tools/csv.awk book/tools/chart.awk \
+    build/manifest.tsv \
     build/res/config $(BOOK_CSV) $(BOOK_FACTS) \
     $(BOOK_CU) $(if $(strip $(RESULTS)),$(wildcard $(RESULTS))) | $(TOOLS_STAMP)
 	book/tools/results $(BOOK_OUT) '$(RESULTS)' $(CHAPTERS)
@@ -70,8 +71,11 @@ build/fig/progress.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
 	$(call book-fig,build/res/progress-plot.tex)
 build/fig/roofline.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
 	$(call book-fig,build/res/roofline-plot.tex)
-build/fig/%.svg: build/fig/%.pdf | $(TOOLS_STAMP)
-	pdftocairo -svg $< $@
+# The SVG asks for 1.55 times the PDF's size, so that the smallest labels
+# (5 pt) show at 10 px in the HTML book (book/tools/svgscale).
+build/fig/%.svg: build/fig/%.pdf book/tools/svgscale | $(TOOLS_STAMP)
+	pdftocairo -svg $< $@.tmp
+	book/tools/svgscale 1.55 < $@.tmp > $@ && rm -f $@.tmp
 # An HTML-only build must not delete the PDFs it made on the way.
 .SECONDARY: $(BOOK_FIGS:=.pdf) $(BOOK_FIGS:=.svg)
 
