@@ -37,6 +37,7 @@ book-html: build/book.html
 # key<TAB>value file plus build/res/*.tex (tables, chart, \R definitions).
 # The directory itself is a prerequisite so that a removed CSV is noticed.
 build/results.keys: book/tools/results book/tools/more-keys book/tools/roofline \
+    book/tools/sweep-table \
     book/tools/sass-excerpt book/tools/models book/tools/csv.awk book/tools/chart.awk \
     build/manifest.tsv \
     build/res/config $(BOOK_CSV) $(BOOK_FACTS) \

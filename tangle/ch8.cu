@@ -144,8 +144,8 @@ sgemm_warptile(int m, int n, int k, float alpha,
     int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
     int wrow = warp / (BN / WN) * WM, wcol = warp % (BN / WN) * WN;
     int lrow = lane / (WN / TN) * 4, lcol = lane % (WN / TN) * 4;
-    int inside = row0 + BM <= m && col0 + BN <= n;
     float accum[TM][TN] = { { 0.0f } };
+    int inside = row0 + BM <= m && col0 + BN <= n;
     for (int t = 0; t < k; t += BK) {
         if (inside && t + BK <= k) {
             #pragma unroll

@@ -144,8 +144,8 @@ sgemm_warptile(int m, int n, int k, float alpha,
     int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
     int wrow = warp / (BN / WN) * WM, wcol = warp % (BN / WN) * WN;
     int lrow = lane / (WN / TN) * 4, lcol = lane % (WN / TN) * 4;
-    int inside = row0 + BM <= m && col0 + BN <= n;
     float accum[TM][TN] = { { 0.0f } };
+    int inside = row0 + BM <= m && col0 + BN <= n;
     for (int t = 0; t < k; t += BK) {
         if (inside && t + BK <= k) {
             #pragma unroll
@@ -253,8 +253,8 @@ static void run_warptile(int m, int n, int k, float alpha,
 #define TROW(i) (wrow + (i) / 4 * (WM / (TM / 4)) + lrow + (i) % 4)
 #define TCOL(j) (wcol + (j) / 4 * (WN / (TN / 4)) + lcol + (j) % 4)
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN>
-__global__ void __launch_bounds__(BM / WM * (BN / WN) * 32, 2)
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MINB>
+__global__ void __launch_bounds__(BM / WM * (BN / WN) * 32, MINB)
 sgemm_dbuf(int m, int n, int k, float alpha,
            const float *a, int lda, const float *b, int ldb,
            float beta, float *c, int ldc)
@@ -307,8 +307,8 @@ sgemm_dbuf(int m, int n, int k, float alpha,
     }
     __syncthreads();
     for (int buf = 0; t < k; buf ^= 1) {
-        t += BK;
-        if (t < k) {
+        int more = (t += BK) < k;
+        if (more) {
             #pragma unroll
             for (int i = 0; i < BM * BK / 4 / NT; i++) {
                 int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
@@ -337,7 +337,7 @@ sgemm_dbuf(int m, int n, int k, float alpha,
                 for (int j = 0; j < TN; j++)
                     accum[i][j] += ra[i] * rb[j];
         }
-        if (t < k) {
+        if (more) {
             ast = abuf[buf ^ 1];
             bs = bbuf[buf ^ 1];
             #pragma unroll
@@ -561,7 +561,7 @@ sgemm_pipe(int m, int n, int k, float alpha,
 #undef TROW
 #undef TCOL
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MINB>
 static void run_dbuf(int m, int n, int k, float alpha,
                      const float *a, int lda, const float *b, int ldb,
                      float beta, float *c, int ldc)
@@ -571,7 +571,7 @@ static void run_dbuf(int m, int n, int k, float alpha,
     if (!aligned16(a, b, c, lda, ldb, ldc))
         run_remap2d(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
-        sgemm_dbuf<BM, BN, BK, WM, WN, TM, TN>
+        sgemm_dbuf<BM, BN, BK, WM, WN, TM, TN, MINB>
             <<<grid, threads>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
@@ -604,36 +604,6 @@ static void run_pipe(int m, int n, int k, float alpha,
             <<<grid, threads, bytes>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-static int sm_count(void)
-{
-    static int sms;
-    if (!sms) {
-        int dev;
-        CUDA_CHECK(cudaGetDevice(&dev));
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms,
-                   cudaDevAttrMultiProcessorCount, dev));
-    }
-    return sms;
-}
-
-static void run_tuned(int m, int n, int k, float alpha,
-                      const float *a, int lda, const float *b, int ldb,
-                      float beta, float *c, int ldc)
-{
-    int big = CEIL_DIV(m, 128) * CEIL_DIV(n, 128) >= sm_count();
-    if (aligned16(a, b, c, lda, ldb, ldc)) {
-        if (big)
-            run_warptile<128, 128, 16, 32, 64, 8, 8>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        else
-            run_dbuf<128, 64, 16, 32, 32, 8, 4>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    } else {
-        if (big)
-            run_pipe<128, 128, 8, 32, 64, 8, 8, 3, 2>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        else
-            run_pipe<64, 64, 16, 32, 32, 8, 4, 4, 4>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    }
-}
-
 #define PIPE(bm, bn, bk, wm, wn, tm, tn, s, minb) \
     { .name = "pipe-" #bm "x" #bn "x" #bk "-w" #wm "x" #wn "-t" #tm "x" \
               #tn "-s" #s "-b" #minb, \
@@ -641,29 +611,40 @@ static void run_tuned(int m, int n, int k, float alpha,
       .function = "sgemm_pipe<" #bm ", " #bn ", " #bk ", " #wm ", " #wn \
                   ", " #tm ", " #tn ", " #s ", 4, " #minb ">", \
       .run = run_pipe<bm, bn, bk, wm, wn, tm, tn, s, minb> }
-#define DBUF(bm, bn, bk, wm, wn, tm, tn) \
-    { .name = "dbuf-" #bm "x" #bn "x" #bk "-w" #wm "x" #wn "-t" #tm "x" #tn, \
+#define DBUF(bm, bn, bk, wm, wn, tm, tn, minb) \
+    { .name = "dbuf-" #bm "x" #bn "x" #bk "-w" #wm "x" #wn "-t" #tm "x" \
+              #tn "-b" #minb, \
       .what = "double-buffered kernel", \
       .function = "sgemm_dbuf<" #bm ", " #bn ", " #bk ", " #wm ", " #wn \
-                  ", " #tm ", " #tn ">", \
-      .run = run_dbuf<bm, bn, bk, wm, wn, tm, tn> }
+                  ", " #tm ", " #tn ", " #minb ">", \
+      .run = run_dbuf<bm, bn, bk, wm, wn, tm, tn, minb> }
+
+#define WARP(bm, bn, bk, wm, wn, tm, tn) \
+    { .name = "warp-" #bm "x" #bn "x" #bk "-w" #wm "x" #wn "-t" #tm "x" #tn, \
+      .what = "chapter 8's kernel", \
+      .function = "sgemm_warptile<" #bm ", " #bn ", " #bk ", " #wm ", " \
+                  #wn ", " #tm ", " #tn ">", \
+      .run = run_warptile<bm, bn, bk, wm, wn, tm, tn> }
 
 static const struct kernel kernels[] = {
-    DBUF(128, 128, 16, 32, 64, 8, 8),
-    DBUF(128, 64, 16, 32, 32, 8, 4),
-    DBUF(64, 64, 16, 32, 32, 8, 4),
+    WARP(128, 128, 16, 32, 64, 8, 8),
+    DBUF(128, 128, 16, 32, 64, 8, 8, 1),
+    DBUF(256, 128, 16, 64, 64, 16, 8, 1),
+    DBUF(128, 256, 8, 64, 64, 8, 16, 1),
+    DBUF(128, 64, 16, 32, 32, 8, 4, 2),
+    DBUF(64, 64, 16, 32, 32, 8, 4, 3),
+    DBUF(64, 64, 16, 32, 32, 8, 4, 4),
     PIPE(128, 128, 16, 32, 64, 8, 8, 2, 2),
     PIPE(128, 128, 16, 32, 64, 8, 8, 3, 2),
     PIPE(128, 128, 16, 32, 64, 8, 8, 4, 2),
     PIPE(128, 128, 16, 64, 32, 8, 8, 3, 2),
     PIPE(128, 128, 8, 32, 64, 8, 8, 3, 2),
     PIPE(128, 128, 8, 32, 64, 8, 8, 4, 2),
-    PIPE(128, 128, 32, 32, 64, 8, 8, 2, 2),
     PIPE(128, 256, 16, 64, 64, 8, 16, 3, 1),
+    PIPE(128, 256, 8, 64, 64, 8, 16, 4, 1),
     PIPE(256, 128, 16, 64, 64, 16, 8, 3, 1),
-    PIPE(128, 64, 16, 32, 32, 8, 4, 3, 3),
-    PIPE(128, 64, 16, 32, 32, 8, 4, 4, 3),
-    PIPE(64, 128, 16, 32, 32, 4, 8, 3, 3),
+    PIPE(128, 64, 16, 32, 32, 8, 4, 3, 2),
+    PIPE(64, 128, 16, 32, 32, 4, 8, 3, 2),
     PIPE(64, 64, 16, 32, 32, 8, 4, 3, 4),
     PIPE(64, 64, 16, 32, 32, 8, 4, 4, 4),
     PIPE(64, 64, 32, 32, 32, 8, 4, 3, 4),

@@ -107,7 +107,7 @@ test_compile() {
                 [ -z "$w" ] && ok "$p: no compiler warnings" \
                     || fail "$p: no compiler warnings" "$w"
             fi
-            test_ptxas "$p"
+            test_ptxas "$p" "$(man "$n" spills)"
         done
     done
     if [ -f build/harness.log ] && [ ! -s build/harness.log ]; then
@@ -117,22 +117,28 @@ test_compile() {
 }
 
 # One ptxas row per declared kernel function (each template instance its
-# own), and no spills or stack in any row.
+# own), and no spills or stack in any row, but for the kernel entries
+# that the chapter's manifest lists in its field spills (a chapter that
+# measures what spilling costs): those must spill.
 test_ptxas() {
-    local p=$1 f=build/ptxas-$1.csv
+    local p=$1 f=build/ptxas-$1.csv spills=${2:-}
     if [ ! -s "$f" ] || [ ! -s "build/kernels-$p.tsv" ]; then
         fail "$p: ptxas reports every kernel, without spills or stack" \
              "$f or build/kernels-$p.tsv is missing"; return
     fi
     local bad
-    bad=$(book/tools/csvq -v kernels="build/kernels-$p.tsv" '
+    bad=$(book/tools/csvq -v kernels="build/kernels-$p.tsv" -v spills=" $spills " '
         BEGIN { FS = "\t"; while ((getline l < kernels) > 0) { split(l, q, "\t")
                 if (q[3] != "-") want[q[1]] = q[3] }; FS = " " }
         csv_row() { next }
         { rows++; seen[F("kernel")]++
-          if (F("spill_stores") + F("spill_loads") + F("stack_bytes") > 0)
+          spilled = F("spill_stores") + F("spill_loads") + F("stack_bytes") > 0
+          declared = F("kernel") != "" && index(spills, " " F("kernel") " ")
+          if (spilled && !declared)
               print F("function") ": " F("spill_stores") "/" F("spill_loads") \
-                    " bytes spilled, " F("stack_bytes") " of stack" }
+                    " bytes spilled, " F("stack_bytes") " of stack"
+          if (declared && !spilled)
+              print F("kernel") ": the manifest says it spills, ptxas says not" }
         END { for (k in want) if (seen[k] != 1)
                   print k " (" want[k] "): " seen[k] + 0 " ptxas rows, not 1"
               if (!rows) print "no rows" }' "$f")
@@ -216,8 +222,25 @@ test_no_gpu() {
 # Every chapter has real measurements of every kernel at every standard
 # size, all verified, measured on the code that is in tangle/ now, with
 # the profiler's counters of every kernel that has a function of its own.
+# A chapter's tuning sweep (its manifest's field sweep): every kernel of
+# the sweep program measured, verified, on the current code.
+test_sweep() {   # chapter program hash
+    local f=$RESULTS/sweep-ch$1.csv bad
+    [ -f "$f" ] || { fail "ch$1: the sweep's results exist" "$f missing"; return; }
+    bad=$(book/tools/csvq -v hash="$3" -v kernels="build/kernels-$2.tsv" '
+        BEGIN { while ((getline l < kernels) > 0) { split(l, q, "\t"); want[q[1]] = 1 } }
+        csv_row() { next }
+        { rows++; got[F("kernel")] = 1
+          if (F("check") != "ok") print "row " FNR ": check " F("check")
+          if (F("code_hash") != hash) print "row " FNR ": stale" }
+        END { for (k in want) if (!(k in got)) print k ": not measured"
+              if (!rows) print "no rows" }' "$f")
+    [ -z "$bad" ] && ok "ch$1: the sweep measured every configuration, verified and fresh" \
+        || fail "ch$1: the sweep measured every configuration, verified and fresh" "$bad"
+}
+
 test_results() {
-    local n f hash bad p
+    local n f hash bad p sweep
     if [ -z "$RESULTS" ] || [ ! -d "$RESULTS" ]; then
         fail "measured results exist" "no results/<gpu>/ directory"
         return
@@ -226,8 +249,11 @@ test_results() {
         f=$RESULTS/ch$n.csv
         [ -f "$f" ] || { fail "ch$n: results exist" "$f missing"; continue; }
         hash=$(book/tools/codehash "$n")
-        cat $(for p in $(programs_of "$n"); do echo "build/kernels-$p.tsv"; done) \
+        sweep=$(man "$n" sweep); sweep=${sweep%% *}
+        cat $(for p in $(programs_of "$n"); do
+                  [ "$p" = "$sweep" ] || echo "build/kernels-$p.tsv"; done) \
             > "$tmp/kernels" 2>/dev/null
+        [ -n "$sweep" ] && test_sweep "$n" "$sweep" "$hash"
         if [ ! -s "$tmp/kernels" ]; then
             fail "ch$n: results complete, verified and fresh" "no kernel list (not built)"
             continue
