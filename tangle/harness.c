@@ -684,9 +684,17 @@ double median_ms(float *t, int n)
     qsort(t, n, sizeof *t, cmp_float);
     return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
+static void quartiles(const float *t, int n, double q[2])
+{
+    for (int j = 0; j < 2; j++) {
+        double x = (j ? 0.75 : 0.25) * (n - 1);
+        int i = (int)x;
+        q[j] = i + 1 < n ? t[i] + (x - i) * (t[i + 1] - t[i]) : t[i];
+    }
+}
 static double time_kernel(const struct kernel *kn,
                           const struct problem *p, float alpha,
-                          float beta, int reps)
+                          float beta, int reps, double q[2])
 {
     enum { MAX_REPS = 100000 };
     cudaEvent_t e[2];
@@ -721,6 +729,8 @@ static double time_kernel(const struct kernel *kn,
     for (int i = 0; i < reps; i++)
         CUDA_CHECK(cudaEventElapsedTime(&t[i], ev[i], ev[i + 1]));
     double median = median_ms(t, reps);
+    if (q)
+        quartiles(t, reps, q);
     for (int i = 0; i <= reps; i++)
         CUDA_CHECK(cudaEventDestroy(ev[i]));
     free(ev);
@@ -737,7 +747,7 @@ static double now_ms(void)
 }
 
 static double time_cpu(gemm_fn *run, struct problem *p, float alpha,
-                       float beta, int reps)
+                       float beta, int reps, double q[2])
 {
     float t[64];
     run(p->s.m, p->s.n, p->s.k, alpha, p->host_a, p->lda, p->host_b,
@@ -755,12 +765,15 @@ static double time_cpu(gemm_fn *run, struct problem *p, float alpha,
             p->ldb, beta, p->host_c, p->ldc);
         t[i] = (float)(now_ms() - t0);
     }
-    return median_ms(t, reps);
+    double median = median_ms(t, reps);
+    quartiles(t, reps, q);
+    return median;
 }
 struct report_row {
     const struct kernel *kn;
     struct shape s;
     double ms, cublas_ms, setup_ms;
+    double q[2], cublas_q[2];  /* first and third quartiles of the times */
     struct verdict v;
     int checked;
     const char *ref_kind;
@@ -779,7 +792,8 @@ static void print_header(const struct chapter *ch, const struct gpu *g,
         printf("chapter,kernel,precision,m,n,k,alpha,beta,ms,tflops,"
                "baseline,cublas_ms,cublas_tflops,pct_cublas,pct_peak,"
                "error,max_error,ref,check,setup_ms,gpu,sms,clock_mhz,"
-               "driver,cuda,date,commit,code_hash\n");
+               "driver,cuda,date,commit,code_hash,"
+               "ms_q1,ms_q3,cublas_ms_q1,cublas_ms_q3\n");
         return;
     }
     printf("Chapter %d: %s\n", ch->number, ch->title);
@@ -814,9 +828,11 @@ static void print_row(const struct chapter *ch, const struct gpu *g,
                baseline[prec].name, r->cublas_ms, cf, 100 * tf / cf,
                prec == FP32 ? peak : "", err, maxerr,
                r->checked ? r->ref_kind : "-", verdict, r->setup_ms);
-        printf("%s,%d,%d,%s,%s,%s,%s,%s\n", g->name, g->sms, g->clock_mhz,
+        printf("%s,%d,%d,%s,%s,%s,%s,%s,", g->name, g->sms, g->clock_mhz,
                g->driver, g->cuda, date, env_or("BOOK_COMMIT", "unknown"),
                env_or("BOOK_CODE_HASH", "unknown"));
+        printf("%.4f,%.4f,%.4f,%.4f\n", r->q[0], r->q[1], r->cublas_q[0],
+               r->cublas_q[1]);
     } else {
         printf("%6d %6d %6d  %-10s %-6s %9.3f %8.2f %8.2f %6.1f%% %5.5s%% "
                "%8s  %s", r->s.m, r->s.n, r->s.k, r->kn->name,
@@ -856,7 +872,8 @@ static int measure_ceilings(const struct chapter *ch,
     struct problem p;
     struct shape s = { 4096, 4096, 4096 };
     problem_init(&p, s, o, g, 0);
-    double ms = time_kernel(&baseline[FP32], &p, 1.0f, 0.0f, o->reps);
+    double ms = time_kernel(&baseline[FP32], &p, 1.0f, 0.0f, o->reps,
+                            NULL);
     problem_free(&p);
     double cublas = 2.0 * 4096.0 * 4096.0 * 4096.0 / (ms * 1e9);
     double ffma = ch->ffma_tflops(g->sms), copy = copy_tbs();
@@ -894,7 +911,7 @@ static int run_shape(const struct chapter *ch, const struct gpu *g,
                      const struct options *o, struct shape s)
 {
     struct problem p;
-    double base_ms[NPRECISIONS] = { 0 };
+    double base_ms[NPRECISIONS] = { 0 }, base_q[NPRECISIONS][2];
     int failures = 0, bf16 = 0;
     for (int i = 0; i < ch->nkernels; i++)
         bf16 |= selected(o, &ch->kernels[i])
@@ -907,8 +924,8 @@ static int run_shape(const struct chapter *ch, const struct gpu *g,
         struct report_row r = { .kn = &cpu, .s = s, .checked = o->check,
                                 .ref_kind = p.ref_kind };
         r.cublas_ms = time_kernel(&baseline[FP32], &p, o->alpha, o->beta,
-                                  o->reps);
-        r.ms = time_cpu(ch->cpu, &p, o->alpha, 0.0f, o->reps);
+                                  o->reps, r.cublas_q);
+        r.ms = time_cpu(ch->cpu, &p, o->alpha, 0.0f, o->reps, r.q);
         if (o->check)
             r.v = verify(p.host_c, p.ldc, p.ref0, p.scale0, s.m, s.n, s.k,
                          FP32);
@@ -930,12 +947,14 @@ static int run_shape(const struct chapter *ch, const struct gpu *g,
                                         .ref_kind = p.ref_kind };
                 if (base_ms[prec] == 0)
                     base_ms[prec] = time_kernel(&baseline[prec], &p, o->alpha,
-                                                o->beta, o->reps);
+                                                o->beta, o->reps, base_q[prec]);
                 r.cublas_ms = base_ms[prec];
+                r.cublas_q[0] = base_q[prec][0];
+                r.cublas_q[1] = base_q[prec][1];
                 r.setup_ms = setup_kernel(kn, &p);
                 if (o->check)
                     r.v = check_kernel(kn, &p, o->alpha, o->beta);
-                r.ms = time_kernel(kn, &p, o->alpha, o->beta, o->reps);
+                r.ms = time_kernel(kn, &p, o->alpha, o->beta, o->reps, r.q);
                 if (kn->teardown)
                     kn->teardown();
                 print_row(ch, g, o, &r);

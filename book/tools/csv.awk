@@ -65,9 +65,11 @@ function fmt(v, how,    a, d, s, p) {
         return sprintf("$%s\\times10^{%d}$", p[1], p[2] + 0)
     }
     if (how ~ /^%/) return sprintf(how, v)
-    # sig3: 0.497 6.31 51.2 137 1234
+    # sig3: 0.497 6.31 51.2 137 1230 (three significant digits: a
+    # measured ratio of 8392 is "8390", not a false 8392)
     a = v < 0 ? -v : v
     if (a == 0) return "0"
+    if (a >= 999.5) { p = 10 ^ (fmt_floor(log(a) / log(10)) - 2); return sprintf("%.0f", int(v / p + (v < 0 ? -0.5 : 0.5)) * p) }
     if (a >= 99.95) return sprintf("%.0f", v)
     d = 2 - fmt_floor(log(a) / log(10))
     s = sprintf("%." d "f", v)
