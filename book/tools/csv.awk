@@ -53,7 +53,7 @@ function isnum(s) { return s ~ /^-?[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$/ }
 
 function fmt_floor(x,  f) { f = int(x); return f > x ? f - 1 : f }
 
-function fmt(v, how,    a, d, s, p) {
+function fmt(v, how,    a, d, s, p, e10) {
     if (!isnum(v)) return v
     if (how == "raw") return v
     v += 0
@@ -69,7 +69,7 @@ function fmt(v, how,    a, d, s, p) {
     # measured ratio of 8392 is "8390", not a false 8392)
     a = v < 0 ? -v : v
     if (a == 0) return "0"
-    if (a >= 999.5) { p = 10 ^ (fmt_floor(log(a) / log(10)) - 2); return sprintf("%.0f", int(v / p + (v < 0 ? -0.5 : 0.5)) * p) }
+    if (a >= 999.5) { e10 = 10 ^ (fmt_floor(log(a) / log(10)) - 2); return sprintf("%.0f", int(v / e10 + (v < 0 ? -0.5 : 0.5)) * e10) }
     if (a >= 99.95) return sprintf("%.0f", v)
     d = 2 - fmt_floor(log(a) / log(10))
     s = sprintf("%." d "f", v)
