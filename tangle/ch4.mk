@@ -3,3 +3,7 @@ needs := sm_75
 libs := -lcublas
 headline := tile2d
 lab := Blocktiling kernel body
+model.warp_regs_129 := int((129 * 32 + 255) / 256) * 256 | %d
+model.blocks_at_129 := int(dev.regs_per_sm / (8 * model.warp_regs_129)) | %d
+model.ch4_issue_bound := ceil.ffma_tflops / 1.07 | %.0f
+model.ch4_x_ch3 := model.ch4_issue_bound / ch3.smem.4096.tflops | %.0f
