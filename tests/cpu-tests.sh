@@ -444,6 +444,47 @@ test_readme() {
                 "$(cat "$tmp/readme")"
 }
 
+# The book made from another GPU's results speaks of that GPU alone: no
+# number of the first GPU is typed in it.  The keys and the HTML book's
+# LaTeX (results substituted) are made from the second results
+# directory; its GPU's name must appear and the first one's must not,
+# every key must have a value, and where the two GPUs' ceilings differ,
+# the text must quote the second GPU's and not the first's.
+test_other_gpu() {
+    local first=$RESULTS other out v1 v2 k unit bad=""
+    other=$(ls -d results/*/ 2>/dev/null | sed 's:/$::' | grep -vxF "$first" | head -1)
+    if [ -z "$other" ]; then skip "a book from a second GPU's results: only one GPU measured"; return; fi
+    out=build/other-gpu; rm -rf "$out"; mkdir -p "$out"   # bibtex writes only below .
+    cp build/manifest.tsv build/ptxas-*.csv build/sass-*.csv build/sass-*.txt \
+       build/kernels-*.tsv "$out"/ 2>/dev/null
+    if ! book/tools/results "$out" "$other" $CHAPTERS > "$out/log" 2>&1 \
+       || ! book/tools/htmlsrc "$out" $(for n in $CHAPTERS; do echo chapters/ch$n.nw; done) \
+            > "$out/src.log" 2>&1; then
+        fail "the book from $other builds" "$(tail -5 "$out/log" "$out/src.log")"; return
+    fi
+    local text=$out/html/src.tex name1 name2
+    name1=$(awk -F'\t' '$1 == "gpu.name" { print $2 }' build/results.keys)
+    name2=$(awk -F'\t' '$1 == "gpu.name" { print $2 }' "$out/results.keys")
+    [ -n "$name2" ] && grep -qF "$name2" "$text" || bad="$bad
+the GPU's name ($name2) is missing"
+    [ -n "$name1" ] && [ "$name1" != "$name2" ] && grep -qF "$name1" "$text" && bad="$bad
+it names $name1"
+    grep -q 'textbf{??}' "$text" && bad="$bad
+keys without a value: $(grep -c 'textbf{??}' "$text")"
+    for k in copy_tbs:TB/s ffma_tflops:TFLOP/s cublas_tflops:TFLOP/s; do
+        unit=${k#*:}; k=ceil.${k%%:*}
+        v1=$(awk -F'\t' -v k="$k" '$1 == k { print $2 }' build/results.keys)
+        v2=$(awk -F'\t' -v k="$k" '$1 == k { print $2 }' "$out/results.keys")
+        [ -n "$v1" ] && [ -n "$v2" ] && [ "$v1" != "$v2" ] || continue
+        grep -qF "$v2~$unit" "$text" || bad="$bad
+$k: $v2~$unit is not quoted"
+        grep -qF "$v1~$unit" "$text" && bad="$bad
+$k: the first GPU's $v1~$unit is quoted"
+    done
+    [ -z "$bad" ] && ok "the book from $other quotes its own GPU only" \
+        || fail "the book from $other quotes its own GPU only" "$bad"
+}
+
 cpu_tests() {
     want manifests && test_manifests
     want compile && test_compile
@@ -456,5 +497,6 @@ cpu_tests() {
     want book && test_book
     want book && test_html
     want book && test_frontback
+    want book && test_other_gpu
     want readme && test_readme
 }
