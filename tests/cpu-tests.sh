@@ -315,6 +315,67 @@ test_book() {
     done
 }
 
+# The code chunks of the PDF are the code: tests/pdf-chunks compares each
+# chunk as printed (pdftotext -bbox) with the same chunk as noweb
+# reads it, character for character (see its comment for how).
+test_pdf_chunks() {
+    local out
+    pdftotext -bbox build/book.pdf "$tmp/bbox.html"
+    noweb_markup $(for n in $CHAPTERS; do echo chapters/ch$n.nw; done) \
+        > "$tmp/markup"
+    out=$(tests/pdf-chunks "$tmp/markup" "$tmp/bbox.html")
+    if [ "$(wc -l <<< "$out")" = 1 ] && [[ "$out" =~ ^chunks\ ([0-9]+)\ of\ ([0-9]+), ]] \
+       && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ]
+    then ok "every code chunk in the PDF reads as its source ($out)"
+    else fail "every code chunk in the PDF reads as its source" "$out"; fi
+}
+
+# The identifier index is true.  Used: functions whose only uses are in
+# the chunk that defines them.  Not used: a word in a comment or string,
+# a member (o->kernel), another function's local variable of the same
+# name (brow), a variable named like a struct tag (int gpu[]), a word of
+# a manifest.
+INDEX_USED=(check_cublas too_big splitmix64 set_bytes cmp_float now_ms
+            sgemm_tile1d sgemm_tile2d sgemm_remap1d aligned16 check_once
+            read_long harness_main)
+INDEX_NOT_USED=("Interpret the remaining flags:kernel"
+                "Options:kernel" "Print the header of the report:kernel"
+                "The float64 reference:brow" "harness.c:chapter"
+                "Check the shapes, or choose the default ones:gpu"
+                "ch1.mk:" "ch6.mk:")
+INDEX_USES=("Interpret one flag:read_long"
+            "Check the shapes, or choose the default ones:check_shape")
+test_index() {
+    local x bad="" chunk id
+    pdftotext build/book.pdf "$tmp/index.txt"
+    # chunk name<TAB>its "Uses ..." note (which may run over lines)
+    awk '/^⟨.* [0-9]+⟩\+?≡/ { name = $0; sub(/^⟨/, "", name)
+                              sub(/ [0-9]+⟩\+?≡.*$/, "", name) }
+         /^Uses / { u = $0; while (u !~ /\.$/ && (getline l) > 0) u = u " " l
+                    print name "\t" u " " }' "$tmp/index.txt" > "$tmp/uses"
+    for x in "${INDEX_USED[@]}"; do
+        grep -q "^$x, used in chunk" "$tmp/index.txt" \
+            || bad="$bad"$'\n'"$x is not shown as used"
+    done
+    for x in "${INDEX_NOT_USED[@]}"; do
+        chunk=${x%%:*} id=${x#*:}
+        grep -q "^⟨$chunk [0-9]*⟩" "$tmp/index.txt" \
+            || { bad="$bad"$'\n'"no chunk <<$chunk>>"; continue; }
+        if [ -z "$id" ]; then
+            grep -q "^$chunk	" "$tmp/uses" && bad="$bad"$'\n'"<<$chunk>>: $(grep "^$chunk	" "$tmp/uses" | cut -f2)"
+        elif grep "^$chunk	" "$tmp/uses" | grep -Eq "[ ,]$id [0-9]"; then
+            bad="$bad"$'\n'"<<$chunk>> is said to use $id"
+        fi
+    done
+    for x in "${INDEX_USES[@]}"; do
+        chunk=${x%%:*} id=${x#*:}
+        grep "^$chunk	" "$tmp/uses" | grep -Eq "[ ,]$id [0-9]" \
+            || bad="$bad"$'\n'"<<$chunk>> is not said to use $id"
+    done
+    [ -z "$bad" ] && ok "the identifier index: uses are true, in a sample" \
+        || fail "the identifier index: uses are true, in a sample" "$bad"
+}
+
 test_readme() {
     book/tools/splice-readme --check "$RESULTS" $(for n in $CHAPTERS; do echo chapters/ch$n.nw; done) \
         > "$tmp/readme" 2>&1 \
@@ -333,5 +394,7 @@ cpu_tests() {
     want results && test_results
     want results && test_models
     want book && test_book
+    want book && test_pdf_chunks
+    want book && test_index
     want readme && test_readme
 }
