@@ -188,6 +188,8 @@ int parse_options(int argc, char **argv, struct options *o,
                    o->cpu = 1;
                } else if (!strcmp(flag, "--ceilings") && !value) {
                    o->ceilings = 1;
+               } else if (!strcmp(flag, "--parse-only") && !value) {
+                   o->parse_only = 1;
                } else {
                    return bad(err, errlen, "unknown option '%s' (try --help)", arg);
                }
@@ -963,7 +965,8 @@ int harness_main(int argc, char **argv, const struct chapter *ch)
     progname = slash ? slash + 1 : argv[0];
     int rc = parse_options(argc, argv, &o, err, sizeof err);
     if (rc == 1) {
-        usage(ch, stdout);
+        if (!o.parse_only)
+            usage(ch, stdout);
         return 0;
     }
     for (int i = 0; i < ch->nkernels; i++) {
@@ -992,6 +995,8 @@ int harness_main(int argc, char **argv, const struct chapter *ch)
         fprintf(stderr, "%s: %s\n", progname, err);
         return EXIT_USAGE;
     }
+    if (o.parse_only)
+        return 0;
     if (o.list) {
         for (int i = 0; i < ch->nkernels; i++) {
             const struct kernel *kn = &ch->kernels[i];
@@ -1031,7 +1036,8 @@ static void usage(const struct chapter *ch, FILE *f)
             "  --pad P          pad each leading dimension by P\n"
             "  --no-check       skip verification\n"
             "  --csv            CSV output\n"
-            "  --list           list the kernels (tab-separated)\n",
+            "  --list           list the kernels (tab-separated)\n"
+            "  --parse-only     check the options, exit 0 (or 2)\n",
             progname, ch->number, ch->title);
     if (ch->cpu)
         fprintf(f, "  --cpu            time the serial C version\n"

@@ -62,7 +62,7 @@ struct options {
     unsigned long long seed;
     float alpha, beta;
     const char *kernel;        /* NULL: every kernel */
-    int pad, check, csv, list, cpu, ceilings, help;
+    int pad, check, csv, list, cpu, ceilings, help, parse_only;
 };
 struct verdict {
     double err;                /* ||C - R||_F / ||R||_F */

@@ -169,7 +169,8 @@ test_unit() {
 BAD_ARGS=("--size abc" "--size 0" "--size -3" "--size 12x" "-m 10"
           "--frobnicate" "--reps 0" "--alpha nan" "--size 5000000"
           "-m 50000 -n 50000 -k 50000" "--kernel nosuch" "--seed"
-          "--ceilings --size 4" "--cpu" "--list=3")
+          "--ceilings --size 4" "--cpu" "--list=3" "--parse-only=1"
+          "--parse-only --size abc" "--parse-only --kernel nosuch")
 test_cli() {
     local n p a rc lines
     for n in $CHAPTERS; do
@@ -192,7 +193,17 @@ test_cli() {
             [ -z "$bad" ] && ok "$p: bad input gives one line and exit 2" \
                 || fail "$p: bad input gives one line and exit 2" "$bad"
             ./$p --help > "$tmp/out" 2>&1 && grep -q -- --size "$tmp/out" \
+                && grep -q -- --parse-only "$tmp/out" \
                 && ok "$p: --help" || fail "$p: --help"
+            # --parse-only accepts a good command silently, without a GPU
+            # (with one missing, a run would stop with exit code 3)
+            if ./$p --parse-only --size 64,100 --pad 3 --beta 0.5 --csv \
+                   > "$tmp/out" 2>&1 && [ ! -s "$tmp/out" ] \
+               && ./$p --parse-only -m 5 -n 6 -k 7 --help > "$tmp/out" 2>&1 \
+               && [ ! -s "$tmp/out" ]; then
+                ok "$p: --parse-only accepts good options quietly"
+            else fail "$p: --parse-only accepts good options quietly" \
+                      "$(cat "$tmp/out")"; fi
             if ./$p --list > "$tmp/out" 2>&1 && [ -s "$tmp/out" ] \
                && awk -F'\t' 'NF != 4 { exit 1 }' "$tmp/out"; then
                 ok "$p: --list names its kernels without a GPU"
@@ -315,6 +326,66 @@ test_book() {
     done
 }
 
+# What the reader copies must work: every command "./chN ..." that the
+# PDF or the HTML prints (tests/book-commands finds them) is accepted by
+# ./chN --parse-only, the program's own parser.  A command the book shows
+# as a mistake that the harness catches must be rejected instead.
+BOOK_BAD_COMMANDS=("./ch1 --size abc")
+program_chapter() {   # the chapter whose manifest lists program $1
+    local n
+    for n in $CHAPTERS; do
+        [[ " $(man "$n" programs) " == *" $1 "* ]] && { echo "$n"; return; }
+    done
+}
+# Why command $1 is wrong, or nothing.  Words are split at blanks, as a
+# shell would split these commands (they hold no quotes).
+check_command() {
+    local cmd=$1 words p n rc expect=0 b
+    read -ra words <<< "$cmd"
+    p=${words[0]#./}
+    n=$(program_chapter "$p")
+    if [ -z "$n" ]; then echo "$cmd: no chapter has a program $p"; return; fi
+    built "$n" || return 0                # not built for this ARCH
+    for b in "${BOOK_BAD_COMMANDS[@]}"; do [ "$cmd" = "$b" ] && expect=2; done
+    ./$p --parse-only "${words[@]:1}" > "$tmp/cmd.out" 2>&1
+    rc=$?
+    if [ "$expect" = 0 ] && { [ $rc != 0 ] || [ -s "$tmp/cmd.out" ]; }; then
+        echo "$cmd: exit $rc: $(head -1 "$tmp/cmd.out")"
+    elif [ "$expect" = 2 ] && [ $rc != 2 ]; then
+        echo "$cmd: shown as a mistake, but accepted (exit $rc)"
+    fi
+}
+test_book_commands() {
+    local f cmd bad out n m
+    # the check itself can fail
+    if [ -n "$(check_command "./ch0 –size 64")" ] \
+       && [ -n "$(check_command "./ch0 --size 64 ’x’")" ] \
+       && [ -n "$(check_command "./ch99 --size 64")" ] \
+       && [ -z "$(check_command "./ch0 --size 64")" ]; then
+        ok "the command check rejects an en-dash, a quote and a missing chapter"
+    else fail "the command check rejects an en-dash, a quote and a missing chapter"; fi
+    pdftohtml -xml -i -q -stdout build/book.pdf > "$tmp/book.xml" 2>/dev/null
+    for f in pdf html; do
+        if [ $f = pdf ]; then
+            tests/book-commands pdf "$tmp/book.xml" > "$tmp/cmds"
+            n=$(pdftotext build/book.pdf - | grep -o '\./ch[0-9]' | wc -l)
+        else
+            tests/book-commands html build/book.html > "$tmp/cmds"
+            n=$(grep -o '\./ch[0-9]' build/book.html | wc -l)
+        fi
+        m=$(grep -c '^\./ch[0-9]' "$tmp/cmds")
+        bad=""
+        # every ./chN of the text is in a command found in typewriter text
+        [ "$n" = "$m" ] || bad="$n times ./chN in the text, $m commands in code"
+        while IFS= read -r cmd; do
+            out=$(check_command "$cmd")
+            [ -n "$out" ] && bad="$bad"$'\n'"$out"
+        done < "$tmp/cmds"
+        [ -z "$bad" ] && ok "the $m commands \"./chN ...\" that the ${f^^} prints work" \
+            || fail "the commands \"./chN ...\" that the ${f^^} prints work" "$bad"
+    done
+}
+
 # The code chunks of the PDF are the code: tests/pdf-chunks compares each
 # chunk as printed (pdftotext -bbox) with the same chunk as noweb
 # reads it, character for character (see its comment for how).
@@ -394,6 +465,7 @@ cpu_tests() {
     want results && test_results
     want results && test_models
     want book && test_book
+    want book && test_book_commands
     want book && test_pdf_chunks
     want book && test_index
     want readme && test_readme
