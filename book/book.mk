@@ -21,8 +21,9 @@ BOOK_CU       := $(wildcard tangle/*.cu tangle/*.c tangle/*.h)
 # Figures: figures/fig-NAME.tex plus the generated progress chart.
 BOOK_FIGS     := $(patsubst figures/%.tex,build/fig/%,$(wildcard figures/fig-*.tex)) \
                  build/fig/progress build/fig/roofline
-BOOK_NOWEAVE  := noweave -n -index -filter book/tools/hilite \
-                 -filter book/tools/codebreaks
+# The chapters' LaTeX, or with -backend cat noweb's token stream for the
+# HTML book: noweb's noweave pipeline with the book's own filters.
+BOOK_NOWEAVE  := book/tools/weave
 BOOK_PANDOC   := pandoc -f latex -t html5 -s --toc --toc-depth=2 \
   --number-sections --number-offset=-1 --top-level-division=chapter \
   --mathml --self-contained --lua-filter=book/html.lua --css=book/book.css \
@@ -51,11 +52,13 @@ build/res/config: book-force
 	@echo '$(RESULTS) | $(CHAPTERS)' | cmp -s - $@ || echo '$(RESULTS) | $(CHAPTERS)' > $@
 .PHONY: book-force
 
-# One noweave run over all chapters: chunk numbers, cross-references and
-# the indexes span the whole book.
-build/tex/chapters.tex: $(NW) book/tools/hilite book/tools/codebreaks book/tools/c-words | $(TOOLS_STAMP)
+# One weave of all chapters (noweb's noweave pipeline, with uses found by
+# book/tools/finduses): chunk numbers, cross-references and the indexes
+# span the whole book.
+build/tex/chapters.tex: $(NW) book/tools/weave book/tools/finduses \
+    book/tools/hilite book/tools/codebreaks book/tools/c-words | $(TOOLS_STAMP)
 	@mkdir -p $(@D)
-	$(BOOK_NOWEAVE) $(NW) > $@.tmp
+	book/tools/weave $(NW) > $@.tmp
 	mv $@.tmp $@
 
 # A figure: one tikzpicture, typeset alone by figures/wrapper.tex into a

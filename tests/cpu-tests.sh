@@ -175,7 +175,8 @@ test_unit() {
 BAD_ARGS=("--size abc" "--size 0" "--size -3" "--size 12x" "-m 10"
           "--frobnicate" "--reps 0" "--alpha nan" "--size 5000000"
           "-m 50000 -n 50000 -k 50000" "--kernel nosuch" "--seed"
-          "--ceilings --size 4" "--cpu" "--list=3")
+          "--ceilings --size 4" "--cpu" "--list=3" "--parse-only=1"
+          "--parse-only --size abc" "--parse-only --kernel nosuch")
 test_cli() {
     local n p a rc lines
     for n in $CHAPTERS; do
@@ -198,7 +199,17 @@ test_cli() {
             [ -z "$bad" ] && ok "$p: bad input gives one line and exit 2" \
                 || fail "$p: bad input gives one line and exit 2" "$bad"
             ./$p --help > "$tmp/out" 2>&1 && grep -q -- --size "$tmp/out" \
+                && grep -q -- --parse-only "$tmp/out" \
                 && ok "$p: --help" || fail "$p: --help"
+            # --parse-only accepts a good command silently, without a GPU
+            # (with one missing, a run would stop with exit code 3)
+            if ./$p --parse-only --size 64,100 --pad 3 --beta 0.5 --csv \
+                   > "$tmp/out" 2>&1 && [ ! -s "$tmp/out" ] \
+               && ./$p --parse-only -m 5 -n 6 -k 7 --help > "$tmp/out" 2>&1 \
+               && [ ! -s "$tmp/out" ]; then
+                ok "$p: --parse-only accepts good options quietly"
+            else fail "$p: --parse-only accepts good options quietly" \
+                      "$(cat "$tmp/out")"; fi
             if ./$p --list > "$tmp/out" 2>&1 && [ -s "$tmp/out" ] \
                && awk -F'\t' 'NF != 4 { exit 1 }' "$tmp/out"; then
                 ok "$p: --list names its kernels without a GPU"
@@ -436,6 +447,127 @@ test_frontback() {
         || fail "the HTML's subject index has the PDF's entries" "$pdf in the PDF, $html in the HTML"
 }
 
+# What the reader copies must work: every command "./chN ..." that the
+# PDF or the HTML prints (tests/book-commands finds them) is accepted by
+# ./chN --parse-only, the program's own parser.  A command the book shows
+# as a mistake that the harness catches must be rejected instead.
+BOOK_BAD_COMMANDS=("./ch1 --size abc")
+program_chapter() {   # the chapter whose manifest lists program $1
+    local n
+    for n in $CHAPTERS; do
+        [[ " $(man "$n" programs) " == *" $1 "* ]] && { echo "$n"; return; }
+    done
+}
+# Why command $1 is wrong, or nothing.  Words are split at blanks, as a
+# shell would split these commands (they hold no quotes).
+check_command() {
+    local cmd=$1 words p n rc expect=0 b
+    read -ra words <<< "$cmd"
+    p=${words[0]#./}
+    n=$(program_chapter "$p")
+    if [ -z "$n" ]; then echo "$cmd: no chapter has a program $p"; return; fi
+    built "$n" || return 0                # not built for this ARCH
+    for b in "${BOOK_BAD_COMMANDS[@]}"; do [ "$cmd" = "$b" ] && expect=2; done
+    ./$p --parse-only "${words[@]:1}" > "$tmp/cmd.out" 2>&1
+    rc=$?
+    if [ "$expect" = 0 ] && { [ $rc != 0 ] || [ -s "$tmp/cmd.out" ]; }; then
+        echo "$cmd: exit $rc: $(head -1 "$tmp/cmd.out")"
+    elif [ "$expect" = 2 ] && [ $rc != 2 ]; then
+        echo "$cmd: shown as a mistake, but accepted (exit $rc)"
+    fi
+}
+test_book_commands() {
+    local f cmd bad out n m
+    # the check itself can fail
+    if [ -n "$(check_command "./ch0 –size 64")" ] \
+       && [ -n "$(check_command "./ch0 --size 64 ’x’")" ] \
+       && [ -n "$(check_command "./ch99 --size 64")" ] \
+       && [ -z "$(check_command "./ch0 --size 64")" ]; then
+        ok "the command check rejects an en-dash, a quote and a missing chapter"
+    else fail "the command check rejects an en-dash, a quote and a missing chapter"; fi
+    pdftohtml -xml -i -q -stdout build/book.pdf > "$tmp/book.xml" 2>/dev/null
+    for f in pdf html; do
+        if [ $f = pdf ]; then
+            tests/book-commands pdf "$tmp/book.xml" > "$tmp/cmds"
+            n=$(pdftotext build/book.pdf - | grep -o '\./ch[0-9]' | wc -l)
+        else
+            tests/book-commands html build/book.html > "$tmp/cmds"
+            n=$(grep -o '\./ch[0-9]' build/book.html | wc -l)
+        fi
+        m=$(grep -c '^\./ch[0-9]' "$tmp/cmds")
+        bad=""
+        # every ./chN of the text is in a command found in typewriter text
+        [ "$n" = "$m" ] || bad="$n times ./chN in the text, $m commands in code"
+        while IFS= read -r cmd; do
+            out=$(check_command "$cmd")
+            [ -n "$out" ] && bad="$bad"$'\n'"$out"
+        done < "$tmp/cmds"
+        [ -z "$bad" ] && ok "the $m commands \"./chN ...\" that the ${f^^} prints work" \
+            || fail "the commands \"./chN ...\" that the ${f^^} prints work" "$bad"
+    done
+}
+
+# The code chunks of the PDF are the code: tests/pdf-chunks compares each
+# chunk as printed (pdftotext -bbox) with the same chunk as noweb
+# reads it, character for character (see its comment for how).
+test_pdf_chunks() {
+    local out
+    pdftotext -bbox build/book.pdf "$tmp/bbox.html"
+    noweb_markup $(for n in $CHAPTERS; do echo chapters/ch$n.nw; done) \
+        > "$tmp/markup"
+    out=$(tests/pdf-chunks "$tmp/markup" "$tmp/bbox.html")
+    if [ "$(wc -l <<< "$out")" = 1 ] && [[ "$out" =~ ^chunks\ ([0-9]+)\ of\ ([0-9]+), ]] \
+       && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ]
+    then ok "every code chunk in the PDF reads as its source ($out)"
+    else fail "every code chunk in the PDF reads as its source" "$out"; fi
+}
+
+# The identifier index is true.  Used: functions whose only uses are in
+# the chunk that defines them.  Not used: a word in a comment or string,
+# a member (o->kernel), another function's local variable of the same
+# name (brow), a variable named like a struct tag (int gpu[]), a word of
+# a manifest.
+INDEX_USED=(check_cublas too_big splitmix64 set_bytes cmp_float now_ms
+            sgemm_tile1d sgemm_tile2d sgemm_remap1d aligned16 check_once
+            read_long harness_main)
+INDEX_NOT_USED=("Interpret the remaining flags:kernel"
+                "Options:kernel" "Print the header of the report:kernel"
+                "The float64 reference:brow" "harness.c:chapter"
+                "Check the shapes, or choose the default ones:gpu"
+                "ch1.mk:" "ch6.mk:")
+INDEX_USES=("Interpret one flag:read_long"
+            "Check the shapes, or choose the default ones:check_shape")
+test_index() {
+    local x bad="" chunk id
+    pdftotext build/book.pdf "$tmp/index.txt"
+    # chunk name<TAB>its "Uses ..." note (which may run over lines)
+    awk '/^⟨.* [0-9]+⟩\+?≡/ { name = $0; sub(/^⟨/, "", name)
+                              sub(/ [0-9]+⟩\+?≡.*$/, "", name) }
+         /^Uses / { u = $0; while (u !~ /\.$/ && (getline l) > 0) u = u " " l
+                    print name "\t" u " " }' "$tmp/index.txt" > "$tmp/uses"
+    for x in "${INDEX_USED[@]}"; do
+        grep -q "^$x, used in chunk" "$tmp/index.txt" \
+            || bad="$bad"$'\n'"$x is not shown as used"
+    done
+    for x in "${INDEX_NOT_USED[@]}"; do
+        chunk=${x%%:*} id=${x#*:}
+        grep -q "^⟨$chunk [0-9]*⟩" "$tmp/index.txt" \
+            || { bad="$bad"$'\n'"no chunk <<$chunk>>"; continue; }
+        if [ -z "$id" ]; then
+            grep -q "^$chunk	" "$tmp/uses" && bad="$bad"$'\n'"<<$chunk>>: $(grep "^$chunk	" "$tmp/uses" | cut -f2)"
+        elif grep "^$chunk	" "$tmp/uses" | grep -Eq "[ ,]$id [0-9]"; then
+            bad="$bad"$'\n'"<<$chunk>> is said to use $id"
+        fi
+    done
+    for x in "${INDEX_USES[@]}"; do
+        chunk=${x%%:*} id=${x#*:}
+        grep "^$chunk	" "$tmp/uses" | grep -Eq "[ ,]$id [0-9]" \
+            || bad="$bad"$'\n'"<<$chunk>> is not said to use $id"
+    done
+    [ -z "$bad" ] && ok "the identifier index: uses are true, in a sample" \
+        || fail "the identifier index: uses are true, in a sample" "$bad"
+}
+
 test_readme() {
     book/tools/splice-readme --check "$RESULTS" $(for n in $CHAPTERS; do echo chapters/ch$n.nw; done) \
         > "$tmp/readme" 2>&1 \
@@ -498,5 +630,8 @@ cpu_tests() {
     want book && test_html
     want book && test_frontback
     want book && test_other_gpu
+    want book && test_book_commands
+    want book && test_pdf_chunks
+    want book && test_index
     want readme && test_readme
 }
