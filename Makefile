@@ -54,9 +54,12 @@ $(TOOLS_STAMP): book/tools/need-tools
 	@mkdir -p build && touch $@
 
 # --- the chapters' manifests ---------------------------------------------
-# Chapter N's code may use chunks of every chapter up to N.
+# Chapter N's code may use chunks of every chapter up to N.  A chapter
+# may keep part of its code in an appendix, chapters/chN-NAME.nw: it is
+# tangled with the chapter and woven at the end of the book.
+APPENDICES := $(foreach c,$(CHAPTERS),$(sort $(wildcard chapters/ch$(c)-*.nw)))
 nw_upto = $(foreach c,$(CHAPTERS),$(if $(shell [ $(c) -le $(1) ] \
-                                          && echo y),chapters/ch$(c).nw))
+                  && echo y),chapters/ch$(c).nw $(sort $(wildcard chapters/ch$(c)-*.nw))))
 
 # A manifest sets these fields, and model.NAME formulas; each chapter's
 # values are kept as chN.FIELD.

@@ -2,6 +2,7 @@
 # Included by the top-level Makefile, which defines first:
 #   CHAPTERS     chapter numbers in order (0 1 2 ...)
 #   NW           chapters/ch0.nw chapters/ch1.nw ... in the same order
+#   APPENDICES   the chapters' appendices, chapters/chN-NAME.nw, woven last
 #   RESULTS      results/<gpu> whose numbers the book shows (may be empty)
 #   TOOLS_STAMP  file that exists once noweb, pandoc and TeX are installed
 #   PROGRAM_FACTS build/ptxas-P.csv, build/sass-P.csv for each program P
@@ -25,7 +26,7 @@ BOOK_FIGS     := $(patsubst figures/%.tex,build/fig/%,$(wildcard figures/fig-*.t
 # HTML book: noweb's noweave pipeline with the book's own filters.
 BOOK_NOWEAVE  := book/tools/weave
 BOOK_PANDOC   := pandoc -f latex -t html5 -s --toc --toc-depth=2 \
-  --number-sections --number-offset=-1 --top-level-division=chapter \
+  --number-sections --top-level-division=chapter \
   --mathml --self-contained --lua-filter=book/html.lua --css=book/book.css \
   --default-image-extension=svg --resource-path=build/fig \
   --metadata=lang:en
@@ -55,10 +56,10 @@ build/res/config: book-force
 # One weave of all chapters (noweb's noweave pipeline, with uses found by
 # book/tools/finduses): chunk numbers, cross-references and the indexes
 # span the whole book.
-build/tex/chapters.tex: $(NW) book/tools/weave book/tools/finduses \
+build/tex/chapters.tex: $(NW) $(APPENDICES) book/tools/weave book/tools/finduses \
     book/tools/hilite book/tools/codebreaks book/tools/c-words | $(TOOLS_STAMP)
 	@mkdir -p $(@D)
-	book/tools/weave $(NW) > $@.tmp
+	book/tools/weave $(NW) $(APPENDICES) > $@.tmp
 	mv $@.tmp $@
 
 # A figure: one tikzpicture, typeset alone by figures/wrapper.tex into a
@@ -92,11 +93,11 @@ build/book.pdf: book/book.tex book/meta.tex book/preface.tex book/results.sty \
 # identifiers and their cross-references are those of the PDF.
 # It also has bibtex write build/html/book.bbl and lists the \index terms
 # in build/html/index.tsv, for book/html.lua.
-build/html/book.tex: $(NW) book/meta.tex book/preface.tex build/results.keys \
+build/html/book.tex: $(NW) $(APPENDICES) book/meta.tex book/preface.tex build/results.keys \
     book/refs.bib book/tools/htmlsrc book/tools/nw2pandoc book/tools/subst \
     book/tools/hilite book/tools/c-words | $(TOOLS_STAMP)
 	@mkdir -p $(@D)
-	NOWEAVE='$(BOOK_NOWEAVE)' book/tools/htmlsrc $(BOOK_OUT) $(NW) > $@.tmp
+	NOWEAVE='$(BOOK_NOWEAVE)' book/tools/htmlsrc $(BOOK_OUT) $(NW) $(APPENDICES) > $@.tmp
 	mv $@.tmp $@
 
 build/book.html: build/html/book.tex book/html.lua book/book.css book/meta.tex \

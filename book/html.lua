@@ -264,23 +264,31 @@ local function collect(cb)
 end
 
 -- Pass 2: render chunks; number chapters from 0 like book.tex does
--- (\setcounter{chapter}{-1}; pandoc runs with --number-offset=-1), number
+-- (\setcounter{chapter}{-1}), give each heading its number, number
 -- captions "Figure 2.1:" / "Table 2.1:" and remember every label's number,
 -- since pandoc's own \ref numbers ignore the offset.
 local k, nfig, ntab = 0, 0, 0
 local sec = { -1, 0, 0 }   -- chapter, section, subsection
 local labels = {}          -- id -> printed number
+-- An appendix (its chapter's label starts "app:"; book.tex's \appendix)
+-- and the chapters after it are lettered A, B, ... as in the PDF.
+local appendix = 0
+local function numbered(d)
+  local t = { appendix > 0 and string.char(64 + appendix) or tostring(sec[1]) }
+  for l = 2, d do t[l] = tostring(sec[l]) end
+  return table.concat(t, ".")
+end
 local function prefix(kind, n, caption)
-  local p = pandoc.Strong({ pandoc.Str(kind .. " " .. sec[1] .. "." .. n .. ":") })
+  local p = pandoc.Strong({ pandoc.Str(kind .. " " .. numbered(1) .. "." .. n .. ":") })
   table.insert(caption, 1, pandoc.Space())
   table.insert(caption, 1, p)
-  return sec[1] .. "." .. n
+  return numbered(1) .. "." .. n
 end
 -- The number \ref prints for a label that no numbered unit sets (after
 -- a \paragraph): that of the innermost numbered section around it.
 local function current()
   local d = sec[3] > 0 and 3 or sec[2] > 0 and 2 or 1
-  return table.concat(sec, ".", 1, d)
+  return numbered(d)
 end
 -- The subject index: term of each \index, by number (book/tools/htmlsrc).
 local idxterm, subject = {}, {}
@@ -337,8 +345,14 @@ local function walk(blocks, divid)
     elseif b.t == "Header" and not b.classes:includes("unnumbered") then
       sec[b.level] = sec[b.level] + 1
       for l = b.level + 1, 3 do sec[l] = 0 end
-      if b.level == 1 then nfig, ntab = 0, 0 end
-      labels[b.identifier] = table.concat(sec, ".", 1, b.level)
+      if b.level == 1 then
+        nfig, ntab = 0, 0
+        if appendix > 0 or b.identifier:match("^app:") then appendix = appendix + 1 end
+      end
+      labels[b.identifier] = numbered(b.level)
+      -- the printed number: pandoc uses it as it is (chapters from 0,
+      -- appendices lettered)
+      b.attributes["number"] = numbered(b.level)
     elseif isfigure(b) then
       scale(b.content[1])
       nfig = nfig + 1

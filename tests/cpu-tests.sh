@@ -2,8 +2,19 @@
 # fail, skip, check, want, man, built, CHAPTERS, RESULTS, SIZES and tmp.
 
 nw_upto() {    # the noweb files chapter $1's code is tangled from
-    local c
-    for c in $CHAPTERS; do [ "$c" -le "$1" ] && echo "chapters/ch$c.nw"
+    local c f
+    for c in $CHAPTERS; do
+        [ "$c" -le "$1" ] || continue
+        echo "chapters/ch$c.nw"
+        for f in chapters/ch$c-*.nw; do [ -f "$f" ] && echo "$f"; done
+    done
+}
+
+book_order() {   # the noweb files in the book's order: chapters, appendices
+    local c f
+    for c in $CHAPTERS; do echo "chapters/ch$c.nw"; done
+    for c in $CHAPTERS; do
+        for f in chapters/ch$c-*.nw; do [ -f "$f" ] && echo "$f"; done
     done
 }
 
@@ -513,7 +524,7 @@ test_book_commands() {
 test_pdf_chunks() {
     local out
     pdftotext -bbox build/book.pdf "$tmp/bbox.html"
-    noweb_markup $(for n in $CHAPTERS; do echo chapters/ch$n.nw; done) \
+    noweb_markup $(book_order) \
         > "$tmp/markup"
     out=$(tests/pdf-chunks "$tmp/markup" "$tmp/bbox.html")
     if [ "$(wc -l <<< "$out")" = 1 ] && [[ "$out" =~ ^chunks\ ([0-9]+)\ of\ ([0-9]+), ]] \
@@ -590,7 +601,7 @@ test_other_gpu() {
     cp build/manifest.tsv build/ptxas-*.csv build/sass-*.csv build/sass-*.txt \
        build/kernels-*.tsv "$out"/ 2>/dev/null
     if ! book/tools/results "$out" "$other" $CHAPTERS > "$out/log" 2>&1 \
-       || ! book/tools/htmlsrc "$out" $(for n in $CHAPTERS; do echo chapters/ch$n.nw; done) \
+       || ! book/tools/htmlsrc "$out" $(book_order) \
             > "$out/src.log" 2>&1; then
         fail "the book from $other builds" "$(tail -5 "$out/log" "$out/src.log")"; return
     fi
