@@ -19,9 +19,12 @@ BOOK_OUT      := build
 BOOK_CSV      := $(if $(strip $(RESULTS)),$(wildcard $(RESULTS)/*.csv))
 BOOK_FACTS    ?= $(PROGRAM_FACTS)
 BOOK_CU       := $(wildcard tangle/*.cu tangle/*.c tangle/*.h)
-# Figures: figures/fig-NAME.tex plus the generated progress chart.
+# Figures: figures/fig-NAME.tex plus the generated charts (progress,
+# roofline, and the tuning sweep of a chapter that measured one).
 BOOK_FIGS     := $(patsubst figures/%.tex,build/fig/%,$(wildcard figures/fig-*.tex)) \
-                 build/fig/progress build/fig/roofline
+                 build/fig/progress build/fig/roofline \
+                 $(foreach n,$(CHAPTERS),$(if $(strip $(RESULTS)),$(if \
+                   $(wildcard $(RESULTS)/sweep-ch$(n).csv),build/fig/sweep-ch$(n))))
 # The chapters' LaTeX, or with -backend cat noweb's token stream for the
 # HTML book: noweb's noweave pipeline with the book's own filters.
 BOOK_NOWEAVE  := book/tools/weave
@@ -76,6 +79,9 @@ build/fig/progress.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
 	$(call book-fig,build/res/progress-plot.tex)
 build/fig/roofline.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
 	$(call book-fig,build/res/roofline-plot.tex)
+# A chapter's tuning sweep as a chart (book/tools/sweep-table).
+build/fig/sweep-ch%.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
+	$(call book-fig,build/res/sweep-ch$*-plot.tex)
 # The SVG asks for 1.55 times the PDF's size, so that the smallest labels
 # (5 pt) show at 10 px in the HTML book (book/tools/svgscale).
 build/fig/%.svg: build/fig/%.pdf book/tools/svgscale | $(TOOLS_STAMP)
