@@ -9,4 +9,4 @@ ceilings := --ceilings
 model.t_flops_4096_ms := 2 * 4096^3 / ceil.peak_fp32_tflops / 1e9
 model.t_bytes_4096_ms := 12 * 4096^2 / ceil.copy_tbs / 1e9
 model.ridge_multiple_4096 := 4096 / 6 / (ceil.peak_fp32_tflops / ceil.copy_tbs)
-model.fp32_lanes := ceil.peak_fp32_tflops * 1e6 / (2 * gpu.sms * gpu.clock_mhz) | %.0f
+model.t_peak_256_us := 2 * 256^3 / ceil.peak_fp32_tflops / 1e6

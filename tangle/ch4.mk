@@ -3,7 +3,40 @@ needs := sm_75
 libs := -lcublas
 headline := tile2d
 lab := Blocktiling kernel body
-model.warp_regs_129 := int((129 * 32 + 255) / 256) * 256 | %d
-model.blocks_at_129 := int(dev.regs_per_sm / (8 * model.warp_regs_129)) | %d
-model.ch4_issue_bound := ceil.ffma_tflops / 1.07 | %.0f
-model.ch4_x_ch3 := model.ch4_issue_bound / ch3.smem.4096.tflops | %.0f
+model.ch4_tile2d_block_regs := ch4.tile2d.ncu.regs_alloc \
+                               * ch4.tile2d.ncu.block_size | %d
+model.ch4_tile2d_reg_blocks := int(dev.regs_per_sm \
+                               / model.ch4_tile2d_block_regs) | %d
+model.ch4_tile2d_warps := model.ch4_tile2d_reg_blocks \
+                          * ch4.tile2d.ncu.block_size / 32 | %d
+model.ch4_tile2d_occ_pct := 100 * model.ch4_tile2d_warps \
+                            / dev.warps_per_sm | %.0f
+model.ch4_max_regs_two_blocks := dev.regs_per_sm \
+                                 / (2 * ch4.tile2d.ncu.block_size) | %d
+model.ch4_regs_plus1 := int(((ch4.tile2d.ncu.regs_alloc + 1) * 32 \
+                             + 255) / 256) * 256 / 32 | %d
+model.ch4_block_regs_plus1 := model.ch4_regs_plus1 \
+                              * ch4.tile2d.ncu.block_size | %d
+model.ch4_blocks_plus1 := int(dev.regs_per_sm \
+                              / model.ch4_block_regs_plus1) | %d
+model.ch4_tile1d_warps := ch4.tile1d.ncu.occ_limit_regs \
+                          * ch4.tile1d.ncu.block_size / 32 | %d
+model.ch4_tile2d_ceiling_tflops := ceil.ffma_tflops / (1 + 1 / 16)
+model.ch4_tile2d_ceiling_x := model.ch4_tile2d_ceiling_tflops \
+                              / ch3.smem.4096.tflops | %.1f
+model.ch4_tile1d_ceiling_tflops := 32 / 0.375 * ceil.sms * 2 \
+                                   * ceil.clock_mhz / 1e6
+model.ch4_tile2d_expect_tflops := model.ch4_tile2d_ceiling_tflops \
+                                  * model.ch3_pct_of_lsu / 100
+model.ch4_tile2d_expect_x := model.ch4_tile2d_expect_tflops \
+                             / ch3.smem.4096.tflops | %.1f
+model.ch4_tile1d_expect_tflops := model.ch4_tile1d_ceiling_tflops \
+                                  * model.ch3_pct_of_lsu / 100
+model.ch4_tile2d_pct_of_ceiling := 100 * ch4.tile2d.4096.tflops \
+                                   / model.ch4_tile2d_ceiling_tflops | %.0f
+model.tiles128_1024 := (1024 / 128)^2 | %d
+model.tiles128_1111 := int((1111 + 127) / 128)^2 | %d
+model.work_ratio_1111 := (1111 / 1024)^3 | %.2f
+model.k_ratio_1111 := 1111 / 1024 | %.2f
+model.ch4_time_ratio_1111 := ch4.tile2d.1111.ms / ch4.tile2d.1024.ms | %.2f
+model.min_size_full_wave := 128 * int(sqrt(gpu.sms) + 0.999) | %d

@@ -3,3 +3,11 @@ needs := sm_75
 libs := -lcublas
 headline := remap2d
 lab := Load the tiles with a flat thread index
+model.ch5_remap1d_ceiling_tflops := model.ch4_tile1d_ceiling_tflops \
+                                    / ch4.tile1d.ncu.lds_wavefronts
+model.ch5_remap1d_expect_tflops := model.ch5_remap1d_ceiling_tflops \
+                                   * model.ch3_pct_of_wavefront / 100
+model.ch5_remap1d_expect_x := model.ch5_remap1d_expect_tflops \
+                              / ch4.tile1d.4096.tflops | %.1f
+model.ch5_remap1d_pct_of_expect := 100 * ch5.remap1d.4096.tflops \
+                                   / model.ch5_remap1d_expect_tflops | %.0f

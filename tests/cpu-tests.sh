@@ -329,6 +329,62 @@ test_models() {
         || fail "every model key of the manifests has a value" "$bad"
 }
 
+# The prose of the book (the chapters' documentation, quoted code left
+# out, and the preface), one line each as FILE:LINE: TEXT.
+prose_lines() {
+    noweb_markup chapters/ch*.nw | awk '
+        /^@file / { f = $2; line = 1; next }
+        /^@nl/ { if (doc && t != "") print f ":" line ": " t; t = ""; line++; next }
+        /^@begin docs/ { doc = 1; next }
+        /^@end docs/ { doc = 0; next }
+        /^@quote/ { quote = 1; next }
+        /^@endquote/ { quote = 0; next }
+        doc && !quote && /^@text / { t = t substr($0, 7) }'
+    awk '{ print FILENAME ":" FNR ": " $0 }' book/preface.tex
+}
+
+# Figures of the GPU the book was measured on (its SM count, clock,
+# shared memory, L2, registers, lanes, name) that prose could be tempted
+# to type: each must come from the results, as a key, so that a book built
+# from another GPU's results is right.
+GPU_FIGURES='(^|[^0-9.])(132|1[\\,]*980|22[78]~?[\\,]*KB|65[\\,]*536|2048 thread)([^0-9]|$)
+(^|[^0-9.])(50|52|60|63|80|141)~?[\\,]*[MG]B([^0-9a-zA-Z]|$)
+[0-9]+ FP32 lanes|FP32 lanes of [0-9]|SM could do [0-9]
+(^|[^0-9])(64|32) (warps|blocks) (per|an|of) SM|of the 64 an SM
+(^|[^0-9.])(48|227)~?[\\,]*KB
+H100|H200|Hopper SM has'
+
+# No typed GPU figure in the prose, and every results directory gives a
+# value to each GPU key (gpu.*, dev.*, ceil.*) the prose uses: old result files
+# without the newer columns included.
+test_gpu_figures() {
+    local bad dir keys k out
+    prose_lines > "$tmp/prose"
+    printf '%s\n' "$GPU_FIGURES" > "$tmp/figures"
+    bad=$(gawk -v pats="$tmp/figures" '
+        BEGIN { while ((getline l < pats) > 0) pat[++n] = l }
+        { t = $0; sub(/^[^:]*:[0-9]+: /, "", t); gsub(/\\R\{[^}]*\}/, "", t)
+          for (i = 1; i <= n; i++) if (t ~ pat[i]) { print; next } }' "$tmp/prose")
+    [ -z "$bad" ] && ok "the prose types no figure of the GPU (they are result keys)" \
+        || fail "the prose types no figure of the GPU (they are result keys)" "$bad"
+    keys=$(grep -o '\\R{\(gpu\|dev\|ceil\)\.[^}]*}' "$tmp/prose" | sed 's/^\\R{//; s/}$//' | sort -u)
+    for dir in results/*/; do
+        dir=${dir%/}; out=$tmp/keys-$(basename "$dir")
+        mkdir -p "$out"
+        cp build/manifest.tsv build/ptxas-*.csv build/sass-*.csv build/sass-*.txt \
+           build/kernels-*.tsv "$out/" 2> /dev/null
+        if ! book/tools/results "$out" "$dir" $CHAPTERS > "$out/log" 2>&1; then
+            fail "$dir: the book's keys build from it" "$(tail -5 "$out/log")"; continue
+        fi
+        bad=""
+        for k in $keys; do
+            grep -q "^$k	[^?]" "$out/results.keys" || bad="$bad $k"
+        done
+        [ -z "$bad" ] && ok "$dir: every GPU key of the prose has a value ($(echo $keys | wc -w) keys)" \
+            || fail "$dir: every GPU key of the prose has a value" "no value for:$bad"
+    done
+}
+
 test_book() {
     local f n head rate
     for f in build/book.pdf build/book.html; do
@@ -637,6 +693,7 @@ cpu_tests() {
     want cli && { have_gpu || test_no_gpu; }
     want results && test_results
     want results && test_models
+    want results && test_gpu_figures
     want book && test_book
     want book && test_html
     want book && test_frontback
