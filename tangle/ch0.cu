@@ -21,9 +21,9 @@ __global__ void ffma_kernel(float *out, float x, float y)
     if (s == -1.0f)
         out[threadIdx.x] = s;
 }
-static double ffma_tflops(int sms)
+static double ffma_tflops(int sms, int threads_per_sm)
 {
-    int blocks = sms * 2048 / FFMA_THREADS;
+    int blocks = sms * threads_per_sm / FFMA_THREADS;
     float *out, ms[7];
     cudaEvent_t e0, e1;
     CUDA_CHECK(cudaMalloc((void **)&out, sizeof(float) * 1024));

@@ -232,8 +232,10 @@ static void fill_random(float *x, size_t count,
 }
 struct gpu {
     char name[256], driver[64], cuda[16];
-    int sms, clock_mhz, major, minor;
+    int sms, clock_mhz, major, minor, fp32_lanes;
+    int regs_per_sm, threads_per_sm, blocks_per_sm;
     size_t l2_bytes, mem_bytes;
+    size_t smem_per_sm, smem_per_block, smem_optin, smem_reserved;
     double peak_tflops;
 };
 
@@ -287,8 +289,16 @@ static void gpu_open(struct gpu *g)
     g->minor = p.minor;
     g->l2_bytes = (size_t)p.l2CacheSize;
     g->mem_bytes = p.totalGlobalMem;
-    g->peak_tflops = 2.0 * g->sms * fp32_lanes_per_sm(p.major, p.minor)
-                     * g->clock_mhz * 1e6 / 1e12;
+    g->fp32_lanes = fp32_lanes_per_sm(p.major, p.minor);
+    g->peak_tflops = 2.0 * g->sms * g->fp32_lanes * g->clock_mhz * 1e6
+                     / 1e12;
+    g->regs_per_sm = p.regsPerMultiprocessor;
+    g->threads_per_sm = p.maxThreadsPerMultiProcessor;
+    g->blocks_per_sm = p.maxBlocksPerMultiProcessor;
+    g->smem_per_sm = p.sharedMemPerMultiprocessor;
+    g->smem_per_block = p.sharedMemPerBlock;
+    g->smem_optin = p.sharedMemPerBlockOptin;
+    g->smem_reserved = p.reservedSharedMemPerBlock;
 }
 static int gpu_can_run(const struct gpu *g, const char *target)
 {
@@ -878,20 +888,28 @@ static int measure_ceilings(const struct chapter *ch,
                             NULL);
     problem_free(&p);
     double cublas = 2.0 * 4096.0 * 4096.0 * 4096.0 / (ms * 1e9);
-    double ffma = ch->ffma_tflops(g->sms), copy = copy_tbs();
+    double ffma = ch->ffma_tflops(g->sms, g->threads_per_sm);
+    double copy = copy_tbs();
     char date[16];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     if (o->csv) {
         printf("gpu,sms,clock_mhz,l2_mb,mem_gb,peak_fp32_tflops,"
                "ffma_tflops,copy_tbs,cublas_tflops,cublas_size,driver,"
-               "cuda,date,commit,code_hash\n");
+               "cuda,date,commit,code_hash,");
+        printf("fp32_lanes,regs_per_sm,threads_per_sm,blocks_per_sm,"
+               "smem_per_sm,smem_per_block,smem_per_block_optin,"
+               "smem_reserved_per_block\n");
         printf("%s,%d,%d,%.0f,%.1f,%.1f,%.1f,%.2f,%.1f,4096,%s,%s,%s,%s,"
-               "%s\n", g->name, g->sms, g->clock_mhz, g->l2_bytes / 1e6,
+               "%s,", g->name, g->sms, g->clock_mhz, g->l2_bytes / 1e6,
                g->mem_bytes / 1073741824.0, g->peak_tflops, ffma, copy,
                cublas, g->driver, g->cuda, date,
                env_or("BOOK_COMMIT", "unknown"),
                env_or("BOOK_CODE_HASH", "unknown"));
+        printf("%d,%d,%d,%d,%zu,%zu,%zu,%zu\n", g->fp32_lanes,
+               g->regs_per_sm, g->threads_per_sm, g->blocks_per_sm,
+               g->smem_per_sm, g->smem_per_block, g->smem_optin,
+               g->smem_reserved);
     } else {
         printf("%s: %d SMs at %d MHz, L2 %.0f MB\n", g->name, g->sms,
                g->clock_mhz, g->l2_bytes / 1e6);
@@ -901,6 +919,9 @@ static int measure_ceilings(const struct chapter *ch,
         printf("device copy           %6.2f TB/s (read + write)\n", copy);
         printf("ridge point           %6.1f FLOP/byte\n",
                g->peak_tflops / copy);
+        printf("per SM: %d registers, %d threads, %d blocks, %zu KiB of "
+               "shared memory\n", g->regs_per_sm, g->threads_per_sm,
+               g->blocks_per_sm, g->smem_per_sm / 1024);
     }
     return 0;
 }

@@ -47,7 +47,8 @@ struct chapter {
     const struct kernel *kernels;
     int nkernels;
     gemm_fn *cpu;              /* chapter 0: the serial C version */
-    double (*ffma_tflops)(int sms);  /* chapter 0: FFMA ceiling */
+    double (*ffma_tflops)(int sms, int threads_per_sm);
+                               /* chapter 0: the FFMA ceiling */
 };
 
 #define COUNT_OF(x) ((int)(sizeof(x) / sizeof((x)[0])))
