@@ -195,23 +195,33 @@ sgemm_float4(int m, int n, int k, float alpha,
 #undef TROW
 #undef TCOL
 
-static int aligned16(const float *a, const float *b, const float *c,
-                     int lda, int ldb, int ldc)
+static int aligned16(const float *a, const float *b, int lda, int ldb)
 {
-    uintptr_t addr = (uintptr_t)a | (uintptr_t)b | (uintptr_t)c;
-    return addr % 16 == 0 && (lda | ldb | ldc) % 4 == 0;
+    uintptr_t addr = (uintptr_t)a | (uintptr_t)b;
+    return addr % 16 == 0 && (lda | ldb) % 4 == 0;
+}
+
+typedef void sgemm_kernel(int m, int n, int k, float alpha,
+                          const float *a, int lda, const float *b, int ldb,
+                          float beta, float *c, int ldc);
+
+static void launch_float4(sgemm_kernel *kernel, int m, int n, int k, float alpha,
+                                                const float *a, int lda, const float *b, int ldb,
+                                                float beta, float *c, int ldc)
+{
+    dim3 block(TX, TY);
+    dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
+    if (aligned16(a, b, lda, ldb))
+        kernel<<<grid, block>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else
+        sgemm_remap2d<<<grid, block>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 static void run_float4(int m, int n, int k, float alpha,
                        const float *a, int lda, const float *b, int ldb,
                        float beta, float *c, int ldc)
 {
-    dim3 block(TX, TY);
-    dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
-    if (aligned16(a, b, c, lda, ldb, ldc))
-        sgemm_float4<<<grid, block>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else
-        sgemm_remap2d<<<grid, block>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    launch_float4(sgemm_float4, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 #undef BM

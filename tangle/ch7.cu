@@ -68,15 +68,6 @@ sgemm_remap2d(int m, int n, int k, float alpha,
         }
 }
 
-static void run_remap2d(int m, int n, int k, float alpha,
-                        const float *a, int lda, const float *b, int ldb,
-                        float beta, float *c, int ldc)
-{
-    dim3 block(TX, TY);
-    dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
-    sgemm_remap2d<<<grid, block>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-}
-
 __device__ __forceinline__ float4
 load4(const float *x, int ld, int row, int col, int rows, int cols)
 {
@@ -93,13 +84,6 @@ load4(const float *x, int ld, int row, int col, int rows, int cols)
     if (col + 2 < cols)
         v.z = p[2];
     return v;
-}
-
-static int aligned16(const float *a, const float *b, const float *c,
-                     int lda, int ldb, int ldc)
-{
-    uintptr_t addr = (uintptr_t)a | (uintptr_t)b | (uintptr_t)c;
-    return addr % 16 == 0 && (lda | ldb | ldc) % 4 == 0;
 }
 
 #define TROW(i) (ty * TM + (i))
@@ -316,28 +300,40 @@ sgemm_swizzled(int m, int n, int k, float alpha,
 #undef TROW
 #undef TCOL
 
+static int aligned16(const float *a, const float *b, int lda, int ldb)
+{
+    uintptr_t addr = (uintptr_t)a | (uintptr_t)b;
+    return addr % 16 == 0 && (lda | ldb) % 4 == 0;
+}
+
+typedef void sgemm_kernel(int m, int n, int k, float alpha,
+                          const float *a, int lda, const float *b, int ldb,
+                          float beta, float *c, int ldc);
+
+static void launch_float4(sgemm_kernel *kernel, int m, int n, int k, float alpha,
+                                                const float *a, int lda, const float *b, int ldb,
+                                                float beta, float *c, int ldc)
+{
+    dim3 block(TX, TY);
+    dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
+    if (aligned16(a, b, lda, ldb))
+        kernel<<<grid, block>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else
+        sgemm_remap2d<<<grid, block>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 static void run_padded(int m, int n, int k, float alpha,
                        const float *a, int lda, const float *b, int ldb,
                        float beta, float *c, int ldc)
 {
-    dim3 block(TX, TY);
-    dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
-    if (!aligned16(a, b, c, lda, ldb, ldc))
-        run_remap2d(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else
-        sgemm_padded<<<grid, block>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    launch_float4(sgemm_padded, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 static void run_swizzled(int m, int n, int k, float alpha,
                          const float *a, int lda, const float *b, int ldb,
                          float beta, float *c, int ldc)
 {
-    dim3 block(TX, TY);
-    dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
-    if (!aligned16(a, b, c, lda, ldb, ldc))
-        run_remap2d(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else
-        sgemm_swizzled<<<grid, block>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    launch_float4(sgemm_swizzled, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 #undef BM

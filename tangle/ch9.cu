@@ -105,11 +105,10 @@ load4(const float *x, int ld, int row, int col, int rows, int cols)
     return v;
 }
 
-static int aligned16(const float *a, const float *b, const float *c,
-                     int lda, int ldb, int ldc)
+static int aligned16(const float *a, const float *b, int lda, int ldb)
 {
-    uintptr_t addr = (uintptr_t)a | (uintptr_t)b | (uintptr_t)c;
-    return addr % 16 == 0 && (lda | ldb | ldc) % 4 == 0;
+    uintptr_t addr = (uintptr_t)a | (uintptr_t)b;
+    return addr % 16 == 0 && (lda | ldb) % 4 == 0;
 }
 
 #define ASWIZZLE(p) ((p) / 4 * (128 / BK) % 32)
@@ -240,7 +239,7 @@ static void run_warptile(int m, int n, int k, float alpha,
 {
     dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
     int threads = BM / WM * (BN / WN) * 32;
-    if (!aligned16(a, b, c, lda, ldb, ldc))
+    if (!aligned16(a, b, lda, ldb))
         run_remap2d(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
         sgemm_warptile<BM, BN, BK, WM, WN, TM, TN>
@@ -568,7 +567,7 @@ static void run_dbuf(int m, int n, int k, float alpha,
 {
     dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
     int threads = BM / WM * (BN / WN) * 32;
-    if (!aligned16(a, b, c, lda, ldb, ldc))
+    if (!aligned16(a, b, lda, ldb))
         run_remap2d(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
         sgemm_dbuf<BM, BN, BK, WM, WN, TM, TN, MINB>
@@ -664,7 +663,7 @@ static void run_tuned(int m, int n, int k, float alpha,
                       float beta, float *c, int ldc)
 {
     int sms = sm_count(), tiles = CEIL_DIV(m, 128) * CEIL_DIV(n, 128);
-    if (!aligned16(a, b, b, lda, ldb, ldb)) {
+    if (!aligned16(a, b, lda, ldb)) {
         float *ap = pitched, *bp = pitched + m * round4(k);
         copy_to(ap, (int)round4(k), a, lda, m, k);
         copy_to(bp, (int)round4(n), b, ldb, k, n);
@@ -673,24 +672,17 @@ static void run_tuned(int m, int n, int k, float alpha,
         b = bp;
         ldb = (int)round4(n);
     }
-    dim3 block(256), grid128(CEIL_DIV(n, 128), CEIL_DIV(m, 128));
     if (tiles >= sms) {
         double fill2 = (double)tiles / (CEIL_DIV(tiles, 2 * sms) * 2 * sms);
         double fill1 = (double)tiles / (CEIL_DIV(tiles, sms) * sms);
         if (0.92 * fill1 > fill2)
-            sgemm_dbuf<128, 128, 16, 32, 64, 8, 8, 1>
-                <<<grid128, block>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+            run_dbuf<128, 128, 16, 32, 64, 8, 8, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         else
-            sgemm_warptile<128, 128, 16, 32, 64, 8, 8>
-                <<<grid128, block>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+            run_warptile<128, 128, 16, 32, 64, 8, 8>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     } else if (CEIL_DIV(m, 128) * CEIL_DIV(n, 64) <= sms) {
-        sgemm_dbuf<128, 64, 16, 32, 32, 8, 4, 2>
-            <<<dim3(CEIL_DIV(n, 64), CEIL_DIV(m, 128)), block>>>(
-                m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        run_dbuf<128, 64, 16, 32, 32, 8, 4, 2>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     } else {
-        sgemm_dbuf<64, 64, 16, 32, 32, 8, 4, 4>
-            <<<dim3(CEIL_DIV(n, 64), CEIL_DIV(m, 64)), 128>>>(
-                m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        run_dbuf<64, 64, 16, 32, 32, 8, 4, 4>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     }
 }
 
