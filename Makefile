@@ -31,7 +31,9 @@ CFLAGS ?= -std=c11 -O2 -Wall -Wextra
 # kernel does not need; in C++ -Wextra would warn about each one.
 NVCCFLAGS ?= -O3 -std=c++17 -Xptxas -v \
   -Xcompiler -Wall,-Wextra,-Wno-missing-field-initializers
-GPU_RESULTS := $(patsubst %/,%,$(firstword $(sort $(wildcard results/*/))))
+# The book shows the first GPU whose results all belong to the current
+# code (book/tools/fresh-results); make RESULTS=results/<gpu> picks one.
+GPU_RESULTS := $(shell book/tools/fresh-results)
 RESULTS ?= $(GPU_RESULTS)
 GPU_DIR ?=
 TOOLS_STAMP := build/tools.stamp

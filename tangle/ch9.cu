@@ -252,6 +252,28 @@ static void run_warptile(int m, int n, int k, float alpha,
 #define TROW(i) (wrow + (i) / 4 * (WM / (TM / 4)) + lrow + (i) % 4)
 #define TCOL(j) (wcol + (j) / 4 * (WN / (TN / 4)) + lcol + (j) % 4)
 
+template <int VEC>
+__device__ __forceinline__ float4
+fetch4(const float *x, int ld, int row, int col, int rows, int cols,
+       int whole)
+{
+    const float *p = &x[row * ld + col];
+    if (VEC == 4)
+        return whole ? *(const float4 *)p : load4(x, ld, row, col, rows, cols);
+    float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (whole || row < rows) {
+        if (whole || col < cols)
+            v.x = p[0];
+        if (whole || col + 1 < cols)
+            v.y = p[1];
+        if (whole || col + 2 < cols)
+            v.z = p[2];
+        if (whole || col + 3 < cols)
+            v.w = p[3];
+    }
+    return v;
+}
+
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MINB>
 __global__ void __launch_bounds__(BM / WM * (BN / WN) * 32, MINB)
 sgemm_dbuf(int m, int n, int k, float alpha,
@@ -278,67 +300,266 @@ sgemm_dbuf(int m, int n, int k, float alpha,
     int wrow = warp / (BN / WN) * WM, wcol = warp % (BN / WN) * WN;
     int lrow = lane / (WN / TN) * 4, lcol = lane % (WN / TN) * 4;
     float accum[TM][TN] = { { 0.0f } };
+    int kshare = CEIL_DIV(CEIL_DIV(k, (int)gridDim.z), BK) * BK;
+    int kbeg = blockIdx.z * kshare;
+    int kend = kbeg + kshare < k ? kbeg + kshare : k;
     float4 anext[BM * BK / 4 / NT], bnext[BK * BN / 4 / NT];
-    int t = 0;
-    #pragma unroll
-    for (int i = 0; i < BM * BK / 4 / NT; i++) {
-        int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
-        anext[i] = load4(a, lda, row0 + r, t + q, m, k);
+    if (((uintptr_t)a | (uintptr_t)b) % 16 == 0 && (lda | ldb) % 4 == 0) {
+        enum { VEC = 4 };
+        int inside = row0 + BM <= m && col0 + BN <= n;
+        int t = kbeg, whole = inside && t + BK <= kend;
+        #pragma unroll
+        for (int i = 0; i < BM * BK / 4 / NT; i++) {
+            int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
+            anext[i] = fetch4<VEC>(a, lda, row0 + r, t + q, m, kend, whole);
+        }
+        #pragma unroll
+        for (int i = 0; i < BK * BN / 4 / NT; i++) {
+            int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
+            bnext[i] = fetch4<VEC>(b, ldb, t + r, col0 + q, kend, n, whole);
+        }
+        #pragma unroll
+        for (int i = 0; i < BM * BK / 4 / NT; i++) {
+            int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
+            float4 v = anext[i];
+            AT(q, r) = v.x;
+            AT(q + 1, r) = v.y;
+            AT(q + 2, r) = v.z;
+            AT(q + 3, r) = v.w;
+        }
+        #pragma unroll
+        for (int i = 0; i < BK * BN / 4 / NT; i++) {
+            int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
+            *(float4 *)&BT(r, q) = bnext[i];
+        }
+        __syncthreads();
+        for (int buf = 0; t < kend; buf ^= 1) {
+            int more = (t += BK) < kend;
+            whole = inside && t + BK <= kend;
+            if (more) {
+                #pragma unroll
+                for (int i = 0; i < BM * BK / 4 / NT; i++) {
+                    int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
+                    anext[i] = fetch4<VEC>(a, lda, row0 + r, t + q, m, kend, whole);
+                }
+                #pragma unroll
+                for (int i = 0; i < BK * BN / 4 / NT; i++) {
+                    int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
+                    bnext[i] = fetch4<VEC>(b, ldb, t + r, col0 + q, kend, n, whole);
+                }
+            }
+            ast = abuf[buf];
+            bs = bbuf[buf];
+            #pragma unroll
+            for (int p = 0; p < BK; p++) {
+                float ra[TM], rb[TN];
+                #pragma unroll
+                for (int i = 0; i < TM; i += 4)
+                    *(float4 *)&ra[i] = *(const float4 *)&AT(p, TROW(i));
+                #pragma unroll
+                for (int j = 0; j < TN; j += 4)
+                    *(float4 *)&rb[j] = *(const float4 *)&BT(p, TCOL(j));
+                #pragma unroll
+                for (int i = 0; i < TM; i++)
+                    #pragma unroll
+                    for (int j = 0; j < TN; j++)
+                        accum[i][j] += ra[i] * rb[j];
+            }
+            if (more) {
+                ast = abuf[buf ^ 1];
+                bs = bbuf[buf ^ 1];
+                #pragma unroll
+                for (int i = 0; i < BM * BK / 4 / NT; i++) {
+                    int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
+                    float4 v = anext[i];
+                    AT(q, r) = v.x;
+                    AT(q + 1, r) = v.y;
+                    AT(q + 2, r) = v.z;
+                    AT(q + 3, r) = v.w;
+                }
+                #pragma unroll
+                for (int i = 0; i < BK * BN / 4 / NT; i++) {
+                    int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
+                    *(float4 *)&BT(r, q) = bnext[i];
+                }
+            }
+            __syncthreads();
+        }
+    } else {
+        enum { VEC = 1 };
+        int inside = row0 + BM <= m && col0 + BN <= n;
+        int t = kbeg, whole = inside && t + BK <= kend;
+        #pragma unroll
+        for (int i = 0; i < BM * BK / 4 / NT; i++) {
+            int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
+            anext[i] = fetch4<VEC>(a, lda, row0 + r, t + q, m, kend, whole);
+        }
+        #pragma unroll
+        for (int i = 0; i < BK * BN / 4 / NT; i++) {
+            int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
+            bnext[i] = fetch4<VEC>(b, ldb, t + r, col0 + q, kend, n, whole);
+        }
+        #pragma unroll
+        for (int i = 0; i < BM * BK / 4 / NT; i++) {
+            int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
+            float4 v = anext[i];
+            AT(q, r) = v.x;
+            AT(q + 1, r) = v.y;
+            AT(q + 2, r) = v.z;
+            AT(q + 3, r) = v.w;
+        }
+        #pragma unroll
+        for (int i = 0; i < BK * BN / 4 / NT; i++) {
+            int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
+            *(float4 *)&BT(r, q) = bnext[i];
+        }
+        __syncthreads();
+        for (int buf = 0; t < kend; buf ^= 1) {
+            int more = (t += BK) < kend;
+            whole = inside && t + BK <= kend;
+            if (more) {
+                #pragma unroll
+                for (int i = 0; i < BM * BK / 4 / NT; i++) {
+                    int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
+                    anext[i] = fetch4<VEC>(a, lda, row0 + r, t + q, m, kend, whole);
+                }
+                #pragma unroll
+                for (int i = 0; i < BK * BN / 4 / NT; i++) {
+                    int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
+                    bnext[i] = fetch4<VEC>(b, ldb, t + r, col0 + q, kend, n, whole);
+                }
+            }
+            ast = abuf[buf];
+            bs = bbuf[buf];
+            #pragma unroll
+            for (int p = 0; p < BK; p++) {
+                float ra[TM], rb[TN];
+                #pragma unroll
+                for (int i = 0; i < TM; i += 4)
+                    *(float4 *)&ra[i] = *(const float4 *)&AT(p, TROW(i));
+                #pragma unroll
+                for (int j = 0; j < TN; j += 4)
+                    *(float4 *)&rb[j] = *(const float4 *)&BT(p, TCOL(j));
+                #pragma unroll
+                for (int i = 0; i < TM; i++)
+                    #pragma unroll
+                    for (int j = 0; j < TN; j++)
+                        accum[i][j] += ra[i] * rb[j];
+            }
+            if (more) {
+                ast = abuf[buf ^ 1];
+                bs = bbuf[buf ^ 1];
+                #pragma unroll
+                for (int i = 0; i < BM * BK / 4 / NT; i++) {
+                    int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
+                    float4 v = anext[i];
+                    AT(q, r) = v.x;
+                    AT(q + 1, r) = v.y;
+                    AT(q + 2, r) = v.z;
+                    AT(q + 3, r) = v.w;
+                }
+                #pragma unroll
+                for (int i = 0; i < BK * BN / 4 / NT; i++) {
+                    int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
+                    *(float4 *)&BT(r, q) = bnext[i];
+                }
+            }
+            __syncthreads();
+        }
     }
-    #pragma unroll
-    for (int i = 0; i < BK * BN / 4 / NT; i++) {
-        int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
-        bnext[i] = load4(b, ldb, t + r, col0 + q, k, n);
+    if (gridDim.z == 1) {
+        int cvec = ((uintptr_t)c | (uintptr_t)ldc * sizeof(float)) % 16 == 0;
+        #pragma unroll
+        for (int i = 0; i < TM; i++)
+            #pragma unroll
+            for (int j = 0; j < TN; j += 4) {
+                int row = row0 + TROW(i), col = col0 + TCOL(j);
+                if (cvec && row < m && col + 3 < n) {
+                    float4 *cp = (float4 *)&c[row * ldc + col];
+                    float4 v = make_float4(alpha * accum[i][j], alpha * accum[i][j + 1],
+                                           alpha * accum[i][j + 2], alpha * accum[i][j + 3]);
+                    if (beta != 0.0f) {
+                        float4 old = *cp;
+                        v.x += beta * old.x;
+                        v.y += beta * old.y;
+                        v.z += beta * old.z;
+                        v.w += beta * old.w;
+                    }
+                    *cp = v;
+                } else {
+                    for (int jj = j; jj < j + 4; jj++, col++) {
+                        float acc = accum[i][jj];
+                        if (row < m && col < n) {
+                            float *cij = &c[row * ldc + col];
+                            *cij = beta == 0.0f ? alpha * acc : alpha * acc + beta * *cij;
+                        }
+                    }
+                }
+            }
+    } else {
+        #pragma unroll
+        for (int i = 0; i < TM; i++)
+            #pragma unroll
+            for (int j = 0; j < TN; j++) {
+                int row = row0 + TROW(i), col = col0 + TCOL(j);
+                if (row < m && col < n)
+                    atomicAdd(&c[row * ldc + col], alpha * accum[i][j]);
+            }
     }
-    #pragma unroll
-    for (int i = 0; i < BM * BK / 4 / NT; i++) {
-        int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
-        float4 v = anext[i];
-        AT(q, r) = v.x;
-        AT(q + 1, r) = v.y;
-        AT(q + 2, r) = v.z;
-        AT(q + 3, r) = v.w;
-    }
-    #pragma unroll
-    for (int i = 0; i < BK * BN / 4 / NT; i++) {
-        int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
-        *(float4 *)&BT(r, q) = bnext[i];
-    }
-    __syncthreads();
-    for (int buf = 0; t < k; buf ^= 1) {
-        int more = (t += BK) < k;
-        if (more) {
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MINB>
+__global__ void __launch_bounds__(BM / WM * (BN / WN) * 32, MINB)
+sgemm_streamk(int m, int n, int k, float alpha,
+              const float *a, int lda, const float *b, int ldb,
+              float beta, float *c, int ldc)
+{
+    enum { NT = BM / WM * (BN / WN) * 32 };
+    static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles cover the block");
+    static_assert(TM % 4 == 0 && TN % 4 == 0 && WM % TM == 0
+                  && WN % TN == 0, "lanes' 4x4 blocks cover the warp tile");
+    static_assert(WM / TM * (WN / TN) == 32, "a warp has 32 lanes");
+    static_assert(BM % 32 == 0 && BN % 16 == 0 && 128 % BK == 0
+                  && 128 / BK >= 4, "the swizzles need these tile sizes");
+    static_assert(BK % 4 == 0 && BN % 4 == 0 && TM % 4 == 0 && TN % 4 == 0,
+                  "rows of tiles must be whole float4s");
+    static_assert((BM * BK / 4) % NT == 0 && (BK * BN / 4) % NT == 0,
+                  "the threads must cover each tile in whole passes");
+    __shared__ __align__(16) float abuf[2][BK][BM + APAD];
+    __shared__ __align__(16) float bbuf[2][BK][BN];
+    float (*ast)[BM + APAD] = abuf[0];
+    float (*bs)[BN] = bbuf[0];
+    int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    int tx = CEIL_DIV(n, BN), steps = CEIL_DIV(k, BK);
+    long long total = (long long)tx * CEIL_DIV(m, BM) * steps;
+    long long step = total * blockIdx.x / gridDim.x;
+    long long stop = total * (blockIdx.x + 1) / gridDim.x;
+    while (step < stop) {
+        int tile = (int)(step / steps), first = (int)(step % steps);
+        int last = stop - step < steps - first ? first + (int)(stop - step)
+                                               : steps;
+        int row0 = tile / tx * BM, col0 = tile % tx * BN;
+        int kbeg = first * BK, kend = last * BK < k ? last * BK : k;
+        int wrow = warp / (BN / WN) * WM, wcol = warp % (BN / WN) * WN;
+        int lrow = lane / (WN / TN) * 4, lcol = lane % (WN / TN) * 4;
+        float accum[TM][TN] = { { 0.0f } };
+        float4 anext[BM * BK / 4 / NT], bnext[BK * BN / 4 / NT];
+        ast = abuf[0];
+        bs = bbuf[0];
+        if (((uintptr_t)a | (uintptr_t)b) % 16 == 0 && (lda | ldb) % 4 == 0) {
+            enum { VEC = 4 };
+            int inside = row0 + BM <= m && col0 + BN <= n;
+            int t = kbeg, whole = inside && t + BK <= kend;
             #pragma unroll
             for (int i = 0; i < BM * BK / 4 / NT; i++) {
                 int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
-                anext[i] = load4(a, lda, row0 + r, t + q, m, k);
+                anext[i] = fetch4<VEC>(a, lda, row0 + r, t + q, m, kend, whole);
             }
             #pragma unroll
             for (int i = 0; i < BK * BN / 4 / NT; i++) {
                 int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
-                bnext[i] = load4(b, ldb, t + r, col0 + q, k, n);
+                bnext[i] = fetch4<VEC>(b, ldb, t + r, col0 + q, kend, n, whole);
             }
-        }
-        ast = abuf[buf];
-        bs = bbuf[buf];
-        #pragma unroll
-        for (int p = 0; p < BK; p++) {
-            float ra[TM], rb[TN];
-            #pragma unroll
-            for (int i = 0; i < TM; i += 4)
-                *(float4 *)&ra[i] = *(const float4 *)&AT(p, TROW(i));
-            #pragma unroll
-            for (int j = 0; j < TN; j += 4)
-                *(float4 *)&rb[j] = *(const float4 *)&BT(p, TCOL(j));
-            #pragma unroll
-            for (int i = 0; i < TM; i++)
-                #pragma unroll
-                for (int j = 0; j < TN; j++)
-                    accum[i][j] += ra[i] * rb[j];
-        }
-        if (more) {
-            ast = abuf[buf ^ 1];
-            bs = bbuf[buf ^ 1];
             #pragma unroll
             for (int i = 0; i < BM * BK / 4 / NT; i++) {
                 int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
@@ -353,37 +574,151 @@ sgemm_dbuf(int m, int n, int k, float alpha,
                 int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
                 *(float4 *)&BT(r, q) = bnext[i];
             }
-        }
-        __syncthreads();
-    }
-    int cvec = ((uintptr_t)c | (uintptr_t)ldc * sizeof(float)) % 16 == 0;
-    #pragma unroll
-    for (int i = 0; i < TM; i++)
-        #pragma unroll
-        for (int j = 0; j < TN; j += 4) {
-            int row = row0 + TROW(i), col = col0 + TCOL(j);
-            if (cvec && row < m && col + 3 < n) {
-                float4 *cp = (float4 *)&c[row * ldc + col];
-                float4 v = make_float4(alpha * accum[i][j], alpha * accum[i][j + 1],
-                                       alpha * accum[i][j + 2], alpha * accum[i][j + 3]);
-                if (beta != 0.0f) {
-                    float4 old = *cp;
-                    v.x += beta * old.x;
-                    v.y += beta * old.y;
-                    v.z += beta * old.z;
-                    v.w += beta * old.w;
-                }
-                *cp = v;
-            } else {
-                for (int jj = j; jj < j + 4; jj++, col++) {
-                    float acc = accum[i][jj];
-                    if (row < m && col < n) {
-                        float *cij = &c[row * ldc + col];
-                        *cij = beta == 0.0f ? alpha * acc : alpha * acc + beta * *cij;
+            __syncthreads();
+            for (int buf = 0; t < kend; buf ^= 1) {
+                int more = (t += BK) < kend;
+                whole = inside && t + BK <= kend;
+                if (more) {
+                    #pragma unroll
+                    for (int i = 0; i < BM * BK / 4 / NT; i++) {
+                        int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
+                        anext[i] = fetch4<VEC>(a, lda, row0 + r, t + q, m, kend, whole);
+                    }
+                    #pragma unroll
+                    for (int i = 0; i < BK * BN / 4 / NT; i++) {
+                        int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
+                        bnext[i] = fetch4<VEC>(b, ldb, t + r, col0 + q, kend, n, whole);
                     }
                 }
+                ast = abuf[buf];
+                bs = bbuf[buf];
+                #pragma unroll
+                for (int p = 0; p < BK; p++) {
+                    float ra[TM], rb[TN];
+                    #pragma unroll
+                    for (int i = 0; i < TM; i += 4)
+                        *(float4 *)&ra[i] = *(const float4 *)&AT(p, TROW(i));
+                    #pragma unroll
+                    for (int j = 0; j < TN; j += 4)
+                        *(float4 *)&rb[j] = *(const float4 *)&BT(p, TCOL(j));
+                    #pragma unroll
+                    for (int i = 0; i < TM; i++)
+                        #pragma unroll
+                        for (int j = 0; j < TN; j++)
+                            accum[i][j] += ra[i] * rb[j];
+                }
+                if (more) {
+                    ast = abuf[buf ^ 1];
+                    bs = bbuf[buf ^ 1];
+                    #pragma unroll
+                    for (int i = 0; i < BM * BK / 4 / NT; i++) {
+                        int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
+                        float4 v = anext[i];
+                        AT(q, r) = v.x;
+                        AT(q + 1, r) = v.y;
+                        AT(q + 2, r) = v.z;
+                        AT(q + 3, r) = v.w;
+                    }
+                    #pragma unroll
+                    for (int i = 0; i < BK * BN / 4 / NT; i++) {
+                        int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
+                        *(float4 *)&BT(r, q) = bnext[i];
+                    }
+                }
+                __syncthreads();
+            }
+        } else {
+            enum { VEC = 1 };
+            int inside = row0 + BM <= m && col0 + BN <= n;
+            int t = kbeg, whole = inside && t + BK <= kend;
+            #pragma unroll
+            for (int i = 0; i < BM * BK / 4 / NT; i++) {
+                int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
+                anext[i] = fetch4<VEC>(a, lda, row0 + r, t + q, m, kend, whole);
+            }
+            #pragma unroll
+            for (int i = 0; i < BK * BN / 4 / NT; i++) {
+                int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
+                bnext[i] = fetch4<VEC>(b, ldb, t + r, col0 + q, kend, n, whole);
+            }
+            #pragma unroll
+            for (int i = 0; i < BM * BK / 4 / NT; i++) {
+                int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
+                float4 v = anext[i];
+                AT(q, r) = v.x;
+                AT(q + 1, r) = v.y;
+                AT(q + 2, r) = v.z;
+                AT(q + 3, r) = v.w;
+            }
+            #pragma unroll
+            for (int i = 0; i < BK * BN / 4 / NT; i++) {
+                int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
+                *(float4 *)&BT(r, q) = bnext[i];
+            }
+            __syncthreads();
+            for (int buf = 0; t < kend; buf ^= 1) {
+                int more = (t += BK) < kend;
+                whole = inside && t + BK <= kend;
+                if (more) {
+                    #pragma unroll
+                    for (int i = 0; i < BM * BK / 4 / NT; i++) {
+                        int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
+                        anext[i] = fetch4<VEC>(a, lda, row0 + r, t + q, m, kend, whole);
+                    }
+                    #pragma unroll
+                    for (int i = 0; i < BK * BN / 4 / NT; i++) {
+                        int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
+                        bnext[i] = fetch4<VEC>(b, ldb, t + r, col0 + q, kend, n, whole);
+                    }
+                }
+                ast = abuf[buf];
+                bs = bbuf[buf];
+                #pragma unroll
+                for (int p = 0; p < BK; p++) {
+                    float ra[TM], rb[TN];
+                    #pragma unroll
+                    for (int i = 0; i < TM; i += 4)
+                        *(float4 *)&ra[i] = *(const float4 *)&AT(p, TROW(i));
+                    #pragma unroll
+                    for (int j = 0; j < TN; j += 4)
+                        *(float4 *)&rb[j] = *(const float4 *)&BT(p, TCOL(j));
+                    #pragma unroll
+                    for (int i = 0; i < TM; i++)
+                        #pragma unroll
+                        for (int j = 0; j < TN; j++)
+                            accum[i][j] += ra[i] * rb[j];
+                }
+                if (more) {
+                    ast = abuf[buf ^ 1];
+                    bs = bbuf[buf ^ 1];
+                    #pragma unroll
+                    for (int i = 0; i < BM * BK / 4 / NT; i++) {
+                        int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4) * 4;
+                        float4 v = anext[i];
+                        AT(q, r) = v.x;
+                        AT(q + 1, r) = v.y;
+                        AT(q + 2, r) = v.z;
+                        AT(q + 3, r) = v.w;
+                    }
+                    #pragma unroll
+                    for (int i = 0; i < BK * BN / 4 / NT; i++) {
+                        int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4) * 4;
+                        *(float4 *)&BT(r, q) = bnext[i];
+                    }
+                }
+                __syncthreads();
             }
         }
+        #pragma unroll
+        for (int i = 0; i < TM; i++)
+            #pragma unroll
+            for (int j = 0; j < TN; j++) {
+                int row = row0 + TROW(i), col = col0 + TCOL(j);
+                if (row < m && col < n)
+                    atomicAdd(&c[row * ldc + col], alpha * accum[i][j]);
+            }
+        step += last - first;
+    }
 }
 
 #undef APAD
@@ -560,18 +895,77 @@ sgemm_pipe(int m, int n, int k, float alpha,
 #undef TROW
 #undef TCOL
 
+__global__ void scale_kernel(int m, int n, float beta, float *c, int ldc)
+{
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (col < n)
+        for (int row = blockIdx.y; row < m; row += gridDim.y) {
+            float *cij = &c[row * ldc + col];
+            *cij = beta == 0.0f ? 0.0f : beta * *cij;
+        }
+}
+
+static void scale_c(int m, int n, float beta, float *c, int ldc)
+{
+    dim3 grid(CEIL_DIV(n, 256), m < 1024 ? m : 1024);
+    if (beta == 0.0f) {
+        CUDA_CHECK(cudaMemset2DAsync(c, ldc * sizeof(float), 0,
+                                     n * sizeof(float), m, 0));
+        return;
+    }
+    scale_kernel<<<grid, 256>>>(m, n, beta, c, ldc);
+    CUDA_CHECK(cudaGetLastError());
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MINB>
+static void launch_dbuf(int splits, int m, int n, int k, float alpha,
+                                    const float *a, int lda, const float *b, int ldb,
+                                    float beta, float *c, int ldc)
+{
+    dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM), splits);
+    int threads = BM / WM * (BN / WN) * 32;
+    if (splits > 1)
+        scale_c(m, n, beta, c, ldc);
+    sgemm_dbuf<BM, BN, BK, WM, WN, TM, TN, MINB>
+        <<<grid, threads>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MINB>
 static void run_dbuf(int m, int n, int k, float alpha,
                      const float *a, int lda, const float *b, int ldb,
                      float beta, float *c, int ldc)
 {
-    dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
+    launch_dbuf<BM, BN, BK, WM, WN, TM, TN, MINB>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+static int sm_count(void)
+{
+    static int sms;
+    if (!sms) {
+        int dev;
+        CUDA_CHECK(cudaGetDevice(&dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms,
+                   cudaDevAttrMultiProcessorCount, dev));
+    }
+    return sms;
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MINB>
+static void run_streamk(int m, int n, int k, float alpha,
+                        const float *a, int lda, const float *b, int ldb,
+                        float beta, float *c, int ldc)
+{
+    static int slots;              /* blocks the GPU runs at once */
     int threads = BM / WM * (BN / WN) * 32;
-    if (!aligned16(a, b, lda, ldb))
-        run_remap2d(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else
-        sgemm_dbuf<BM, BN, BK, WM, WN, TM, TN, MINB>
-            <<<grid, threads>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (!slots) {
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&slots,
+                   sgemm_streamk<BM, BN, BK, WM, WN, TM, TN, MINB>,
+                   threads, 0));
+        slots *= sm_count();
+    }
+    scale_c(m, n, beta, c, ldc);
+    sgemm_streamk<BM, BN, BK, WM, WN, TM, TN, MINB>
+        <<<slots, threads>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN,
@@ -603,87 +997,43 @@ static void run_pipe(int m, int n, int k, float alpha,
             <<<grid, threads, bytes>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-static float *pitched;          /* aligned copies of A, then B */
-static size_t pitched_floats;
-
-static size_t round4(int x) { return (size_t)CEIL_DIV(x, 4) * 4; }
-
-static void setup_pitched(int m, int n, int k, const struct operands *set)
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MINB>
+static void run_waves(int m, int n, int k, float alpha,
+                      const float *a, int lda, const float *b, int ldb,
+                      float beta, float *c, int ldc)
 {
-    size_t need = m * round4(k) + k * round4(n);
-    (void)set;
-    if (need > pitched_floats) {
-        if (pitched)
-            CUDA_CHECK(cudaFree(pitched));
-        CUDA_CHECK(cudaMalloc((void **)&pitched, need * sizeof(float)));
-        pitched_floats = need;
+    int sms = sm_count(), tx = CEIL_DIV(n, BN), ty = CEIL_DIV(m, BM);
+    int last = tx * ty % sms;               /* tiles in the last wave */
+    int rows = CEIL_DIV(last, tx);          /* rows of tiles to split */
+    int splits = last ? sms / (rows * tx) : 1;
+    if (splits > k / (16 * BK))
+        splits = k / (16 * BK);
+    if (tx * ty < sms || 2 * last > sms || splits < 2) {
+        launch_dbuf<BM, BN, BK, WM, WN, TM, TN, MINB>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        return;
     }
+    int top = (ty - rows) * BM;             /* rows of C in full waves */
+    launch_dbuf<BM, BN, BK, WM, WN, TM, TN, MINB>(1, top, n, k, alpha,
+                a, lda, b, ldb, beta, c, ldc);
+    launch_dbuf<BM, BN, BK, WM, WN, TM, TN, MINB>(splits, m - top, n, k,
+                alpha, a + top * lda, lda, b, ldb, beta, c + top * ldc, ldc);
 }
 
-static void free_pitched(void)
-{
-    if (pitched)
-        CUDA_CHECK(cudaFree(pitched));
-    pitched = NULL;
-    pitched_floats = 0;
-}
-
-__global__ void
-copy_pitched(float *dst, int ldd, const float *src, int lds,
-             int rows, int cols)
-{
-    int j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j < cols)
-        for (int i = blockIdx.y; i < rows; i += gridDim.y)
-            dst[(size_t)i * ldd + j] = src[(size_t)i * lds + j];
-}
-
-static void copy_to(float *dst, int ldd, const float *src, int lds,
-                    int rows, int cols)
-{
-    dim3 grid(CEIL_DIV(cols, 256), rows < 1024 ? rows : 1024);
-    copy_pitched<<<grid, 256>>>(dst, ldd, src, lds, rows, cols);
-    CUDA_CHECK(cudaGetLastError());
-}
-
-static int sm_count(void)
-{
-    static int sms;
-    if (!sms) {
-        int dev;
-        CUDA_CHECK(cudaGetDevice(&dev));
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms,
-                   cudaDevAttrMultiProcessorCount, dev));
-    }
-    return sms;
-}
+#define LARGE 256, 128, 16, 64, 64, 16, 8, 1
+#define MIDDLE 128, 128, 16, 32, 64, 8, 8, 1
+#define SMALL 128, 64, 16, 32, 32, 8, 4, 2
 
 static void run_tuned(int m, int n, int k, float alpha,
                       const float *a, int lda, const float *b, int ldb,
                       float beta, float *c, int ldc)
 {
-    int sms = sm_count(), tiles = CEIL_DIV(m, 128) * CEIL_DIV(n, 128);
-    if (!aligned16(a, b, lda, ldb)) {
-        float *ap = pitched, *bp = pitched + m * round4(k);
-        copy_to(ap, (int)round4(k), a, lda, m, k);
-        copy_to(bp, (int)round4(n), b, ldb, k, n);
-        a = ap;
-        lda = (int)round4(k);
-        b = bp;
-        ldb = (int)round4(n);
-    }
-    if (tiles >= sms) {
-        double fill2 = (double)tiles / (CEIL_DIV(tiles, 2 * sms) * 2 * sms);
-        double fill1 = (double)tiles / (CEIL_DIV(tiles, sms) * sms);
-        if (0.92 * fill1 > fill2)
-            run_dbuf<128, 128, 16, 32, 64, 8, 8, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        else
-            run_warptile<128, 128, 16, 32, 64, 8, 8>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    } else if (CEIL_DIV(m, 128) * CEIL_DIV(n, 64) <= sms) {
-        run_dbuf<128, 64, 16, 32, 32, 8, 4, 2>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    } else {
-        run_dbuf<64, 64, 16, 32, 32, 8, 4, 4>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    }
+    int sms = sm_count();
+    if (4 * CEIL_DIV(m, 256) * CEIL_DIV(n, 128) >= 3 * sms)
+        run_waves<LARGE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else if (CEIL_DIV(m, 128) * CEIL_DIV(n, 64) <= sms)
+        run_dbuf<SMALL>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else
+        run_streamk<MIDDLE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 static const struct kernel kernels[] = {
@@ -697,9 +1047,8 @@ static const struct kernel kernels[] = {
       .run = run_pipe<128, 128, 16, 32, 64, 8, 8, 3, 2> },
     { .name = "tuned",
       .what = "the kernel and tiles the tuning chose for the shape",
-      .function = "sgemm_warptile<128, 128, 16, 32, 64, 8, 8>",
-      .run = run_tuned, .setup = setup_pitched,
-      .teardown = free_pitched },
+      .function = "sgemm_dbuf<256, 128, 16, 64, 64, 16, 8, 1>",
+      .run = run_tuned },
 };
 
 static const struct chapter chapter = {
