@@ -17,5 +17,8 @@ model.idle_sms_1024 := gpu.sms - model.tiles128_1024 | %d
 model.tiles128x64_1024 := (1024 / 128) * (1024 / 64) | %d
 model.idle_sms_1024_small := gpu.sms - model.tiles128x64_1024 | %d
 model.sk_steps_1111 := 81 * 70 / gpu.sms | %.1f
-model.ch9_ffma_busy := ch9.tuned.ncu.issue_pct / ch9.tuned.ncu.inst_per_ffma | %.0f
-model.ch9_issue_bound_tflops := ceil.ffma_tflops / ch8.warptile.ncu.inst_per_ffma | %.1f
+model.ch9_ffma_busy := ch9.tuned.ncu.issue_pct \
+    / ch9.tuned.ncu.inst_per_ffma | %.0f
+model.ch9_pct_ceiling := 100 * ch9.tuned.4096.tflops / ceil.ffma_tflops | %.0f
+model.ch9_issue_bound_tflops := ceil.ffma_tflops \
+    / ch8.warptile.ncu.inst_per_ffma | %.1f
