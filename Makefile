@@ -8,7 +8,8 @@
 # Nothing here knows a chapter.  Each chapter chapters/chN.nw declares how
 # it is built in its manifest, the code chunk <<chN.mk>>, tangled to
 # tangle/chN.mk and read below: its programs, the GPU it needs, flags,
-# libraries, headline kernel, expected machine code and model keys.
+# libraries, headline kernel, expected machine code and model keys, and
+# optionally a microbenchmark program (field micro).
 # The programs are built from tangle/, which `make` writes from chapters/
 # with noweb.  On a machine without noweb (a GPU box with only the CUDA
 # Toolkit) the committed tangle/ is used as it is.
@@ -66,7 +67,7 @@ nw_upto = $(foreach c,$(CHAPTERS),$(if $(shell [ $(c) -le $(1) ] \
 # A manifest sets these fields, and model.NAME formulas; each chapter's
 # values are kept as chN.FIELD.
 FIELDS := programs roots common needs flags libs headline sass lab \
-          extra_runs ceilings sweep spills
+          extra_runs ceilings sweep spills micro
 define read_manifest
 include tangle/ch$(1).mk
 $$(foreach f,$$(FIELDS),$$(eval ch$(1).$$(f) := $$$$(value $$(f)))\
@@ -78,8 +79,8 @@ endef
 $(foreach n,$(CHAPTERS),$(eval $(call read_manifest,$(n))))
 
 # What chapter N tangles: its manifest first (it names the other files),
-# its programs' sources and its other roots.
-roots_of = $(ch$(1).programs:%=%.cu) $(ch$(1).roots)
+# its programs' sources, its other roots and its microbenchmark's source.
+roots_of = $(ch$(1).programs:%=%.cu) $(ch$(1).roots) $(ch$(1).micro:%=%.cu)
 TANGLED := $(MANIFESTS) $(foreach n,$(CHAPTERS),\
              $(addprefix tangle/,$(call roots_of,$(n))))
 ifneq ($(NOTANGLE),)
@@ -116,7 +117,13 @@ gencode = -gencode=arch=compute_$(patsubst sm_%,%,$(1)),code=$(1) \
   $(if $(call exact,$(1)),,-gencode=arch=compute_$(patsubst sm_%,%,$(1)),code=compute_$(patsubst sm_%,%,$(1)))
 BUILDABLE := $(foreach n,$(CHAPTERS),$(if $(call arch_ok,$(n)),$(n)))
 SKIPPED := $(filter-out $(BUILDABLE),$(CHAPTERS))
-BINS := $(foreach n,$(BUILDABLE),$(ch$(n).programs))
+# The programs that link the harness (and share its command line), and
+# the chapters' microbenchmarks (field micro): standalone programs that
+# measure an instruction's ceiling and link only the CUDA runtime and the
+# chapter's libs.
+HARNESS_BINS := $(foreach n,$(BUILDABLE),$(ch$(n).programs))
+MICROS := $(foreach n,$(BUILDABLE),$(ch$(n).micro))
+BINS := $(HARNESS_BINS) $(MICROS)
 COMMON := $(foreach n,$(CHAPTERS),$(ch$(n).common))
 COMMON_OBJS := $(COMMON:%=build/%.o)
 HEADERS := $(foreach n,$(CHAPTERS),$(filter %.h,$(addprefix tangle/,$(ch$(n).roots))))
@@ -151,21 +158,30 @@ $(foreach n,$(CHAPTERS),$(foreach c,$(ch$(n).common),\
 # build for sm_90 rebuilds everything.
 nvcc_for = $(call gencode,$(call target_of,$(2))) $(NVCCFLAGS) \
   $(ch$(2).flags) -DBOOK_CHAPTER=$(2) -DBOOK_TARGET='"$(call target_of,$(2))"'
-define program_rules   # $(1) program, $(2) chapter
+# A harness program and a microbenchmark compile alike; $(3) is what the
+# object depends on besides its source and flags.
+define compile_rules   # $(1) program, $(2) chapter, $(3) headers
 build/$(1).flags: FORCE
 	@mkdir -p build
 	@echo '$(subst ','"'"',$(call nvcc_for,$(1),$(2)))' | cmp -s - $$@ \
 	  || echo '$(subst ','"'"',$(call nvcc_for,$(1),$(2)))' > $$@
-build/$(1).o: tangle/$(1).cu $(HEADERS) build/$(1).flags
+build/$(1).o: tangle/$(1).cu $(3) build/$(1).flags
 	@mkdir -p build/src
 	src=$$$$($(call source_of,$(1).cu,$(2))) && \
 	$(NVCC) $(call nvcc_for,$(1),$(2)) -Itangle -c $$$$src \
 	  -o $$@ 2> build/$(1).log; rc=$$$$?; \
 	  grep -v -e '^ptxas info' -e 'bytes stack frame' build/$(1).log >&2; \
 	  exit $$$$rc
+.PHONY: FORCE
+endef
+$(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).programs),\
+  $(eval $(call compile_rules,$(p),$(n),$(HEADERS)))))
+$(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).micro),\
+  $(eval $(call compile_rules,$(p),$(n),))))
+
+define program_rules   # $(1) program, $(2) chapter
 $(1): build/$(1).o $(COMMON_OBJS)
 	$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs)
-.PHONY: FORCE
 # What the program says about its kernels, without a GPU.
 build/kernels-$(1).tsv: $(1)
 	./$(1) --list > $$@
@@ -173,11 +189,19 @@ endef
 $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).programs),\
   $(eval $(call program_rules,$(p),$(n)))))
 
+# A microbenchmark: no harness, no kernel list, no per-kernel reports.
+define micro_rules   # $(1) program, $(2) chapter
+$(1): build/$(1).o
+	$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs)
+endef
+$(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).micro),\
+  $(eval $(call micro_rules,$(p),$(n)))))
+
 define skip_rules   # $(1) chapter
-.PHONY: skip-ch$(1) $(ch$(1).programs)
+.PHONY: skip-ch$(1) $(ch$(1).programs) $(ch$(1).micro)
 skip-ch$(1):
-	@echo "make: skipping chapter $(1) ($(ch$(1).programs)): it needs a GPU of $(ch$(1).needs), ARCH is $(ARCH)"
-$(ch$(1).programs): skip-ch$(1)
+	@echo "make: skipping chapter $(1) ($(strip $(ch$(1).programs) $(ch$(1).micro))): it needs a GPU of $(ch$(1).needs), ARCH is $(ARCH)"
+$(ch$(1).programs) $(ch$(1).micro): skip-ch$(1)
 endef
 $(foreach n,$(SKIPPED),$(eval $(call skip_rules,$(n))))
 
@@ -199,7 +223,7 @@ build/manifest.tsv: $(MANIFESTS) Makefile
 	@echo "ARCH	$(ARCH)" >> $@.tmp; echo "BUILDABLE	$(BUILDABLE)" >> $@.tmp
 	@mv $@.tmp $@
 
-PROGRAM_FACTS := $(foreach p,$(BINS),build/ptxas-$(p).csv build/sass-$(p).csv)
+PROGRAM_FACTS := $(foreach p,$(HARNESS_BINS),build/ptxas-$(p).csv build/sass-$(p).csv)
 
 # --- measuring ------------------------------------------------------------
 # Never tangles or installs anything: a GPU machine needs only nvcc and
@@ -238,4 +262,5 @@ test-facts: $(PROGRAM_FACTS) build/manifest.tsv
 test-build: all tests/unit test-facts
 
 clean:
-	rm -rf build $(foreach n,$(CHAPTERS),$(ch$(n).programs)) tests/unit
+	rm -rf build $(foreach n,$(CHAPTERS),$(ch$(n).programs) $(ch$(n).micro)) \
+	  tests/unit

@@ -1,5 +1,6 @@
 # The tests that need no GPU.  Sourced by tests/run, which defines ok,
-# fail, skip, check, want, man, built, CHAPTERS, RESULTS, SIZES and tmp.
+# fail, skip, check, want, man, programs_of, micro_of, built, CHAPTERS,
+# RESULTS, SIZES and tmp.
 
 nw_upto() {    # the noweb files chapter $1's code is tangled from
     local c f
@@ -24,7 +25,8 @@ roots_from_nw() {
     echo "ch$1.mk"
     notangle -R"ch$1.mk" $(nw_upto "$1") 2>/dev/null | awk '
         $1 == "programs" && $2 ~ /=/ { for (i = 3; i <= NF; i++) print $i ".cu" }
-        $1 == "roots" && $2 ~ /=/ { for (i = 3; i <= NF; i++) print $i }'
+        $1 == "roots" && $2 ~ /=/ { for (i = 3; i <= NF; i++) print $i }
+        $1 == "micro" && $2 ~ /=/ { for (i = 3; i <= NF; i++) print $i ".cu" }'
 }
 
 noweb_markup() { "$(sed -n 's/^LIB=//p' "$(command -v noweave)")/markup" "$@"; }
@@ -119,6 +121,18 @@ test_compile() {
                     || fail "$p: no compiler warnings" "$w"
             fi
             test_ptxas "$p" "$(man "$n" spills)"
+        done
+        # a microbenchmark: compiled with the chapter's flags, no harness
+        for p in $(micro_of "$n"); do
+            [ -x "$p" ] && [ "$p" -nt "tangle/$p.cu" ] \
+                && ok "$p compiles" || fail "$p compiles"
+            if [ ! -f "build/$p.log" ]; then
+                fail "$p: no compiler warnings" "build/$p.log is missing"
+            else
+                w=$(grep -v -e '^ptxas info' -e 'bytes stack frame' "build/$p.log")
+                [ -z "$w" ] && ok "$p: no compiler warnings" \
+                    || fail "$p: no compiler warnings" "$w"
+            fi
         done
     done
     if [ -f build/harness.log ] && [ ! -s build/harness.log ]; then
@@ -229,6 +243,59 @@ test_cli() {
     done
 }
 
+# A chapter's microbenchmark (its manifest's field micro) is not a harness
+# program: ./P prints a table, ./P --csv its rows, ./P --help its usage;
+# any other argument is one line on stderr and exit code 2, before any
+# GPU is touched.
+MICRO_BAD_ARGS=("--frobnicate" "--size 64" "-m 10" "--list" "--parse-only"
+                "csv" "--csv extra" "--help=1" "--csv=1" "-")
+test_micro_cli() {
+    local n p a rc lines bad
+    for n in $CHAPTERS; do
+        built "$n" || continue
+        for p in $(micro_of "$n"); do
+            if [ ! -x "./$p" ]; then
+                fail "$p: bad input gives one line and exit 2" "./$p is missing"
+                fail "$p: --help"; continue
+            fi
+            bad=""
+            for a in "${MICRO_BAD_ARGS[@]}"; do
+                ./$p $a > "$tmp/out" 2> "$tmp/err"
+                rc=$?
+                lines=$(wc -l < "$tmp/err")
+                if [ $rc != 2 ] || [ "$lines" != 1 ] || [ -s "$tmp/out" ] \
+                   || ! grep -q "^$p: " "$tmp/err"; then
+                    bad="$bad"$'\n'"'$a': exit $rc, $(cat "$tmp/err")"
+                fi
+            done
+            [ -z "$bad" ] && ok "$p: bad input gives one line and exit 2" \
+                || fail "$p: bad input gives one line and exit 2" "$bad"
+            ./$p --help > "$tmp/out" 2>&1 && [ -s "$tmp/out" ] \
+                && grep -q -- --csv "$tmp/out" \
+                && ok "$p: --help" || fail "$p: --help" "$(cat "$tmp/out")"
+        done
+    done
+}
+
+# Without a GPU a microbenchmark says so in one line, and exits with 3.
+test_micro_no_gpu() {
+    local n p a rc
+    for n in $CHAPTERS; do
+        built "$n" || continue
+        for p in $(micro_of "$n"); do
+            for a in "" --csv; do
+                ./$p $a > "$tmp/out" 2> "$tmp/err"
+                rc=$?
+                if [ $rc = 3 ] && [ "$(wc -l < "$tmp/err")" = 1 ] \
+                   && grep -q "^$p: no CUDA GPU is available" "$tmp/err"
+                then ok "./$p${a:+ $a} without a GPU: a clear message and exit 3"
+                else fail "./$p${a:+ $a} without a GPU: a clear message and exit 3" \
+                          "exit $rc: $(cat "$tmp/err")"; fi
+            done
+        done
+    done
+}
+
 test_no_gpu() {
     local rc p
     p=$(programs_of "$(man buildable | awk '{ print $NF }')")
@@ -261,6 +328,25 @@ test_sweep() {   # chapter program hash
         || fail "ch$1: the sweep measured every configuration, verified and fresh" "$bad"
 }
 
+# A chapter's microbenchmark measured on the code in tangle/: rows with a
+# name and a rate, each with the chapter's code hash.
+test_micro_results() {   # chapter
+    local f=$RESULTS/micro-ch$1.csv bad
+    [ -f "$f" ] || { fail "ch$1: the microbenchmark's results exist" "$f missing"; return; }
+    bad=$(book/tools/csvq -v hash="$(book/tools/codehash "$1")" '
+        csv_row() { for (c in want) if (!has_col(c)) print "no column " c; next }
+        BEGIN { split("name tflops tflops_min tflops_max runs code_hash", w, " ")
+                for (i in w) want[w[i]] = 1 }
+        { rows++
+          if (F("name") == "") print "row " FNR ": no name"
+          if (!(F("tflops") + 0 > 0)) print "row " FNR ": tflops " F("tflops")
+          if (F("code_hash") != hash) print "row " FNR ": stale (code hash " \
+              F("code_hash") ", code is " hash ")" }
+        END { if (!rows) print "no rows" }' "$f")
+    [ -z "$bad" ] && ok "ch$1: the microbenchmark's results exist and are fresh" \
+        || fail "ch$1: the microbenchmark's results exist and are fresh" "$bad"
+}
+
 test_results() {
     local n f hash bad p sweep
     if [ -z "$RESULTS" ] || [ ! -d "$RESULTS" ]; then
@@ -268,6 +354,7 @@ test_results() {
         return
     fi
     for n in $CHAPTERS; do
+        [ -n "$(micro_of "$n")" ] && test_micro_results "$n"
         f=$RESULTS/ch$n.csv
         [ -f "$f" ] || { fail "ch$n: results exist" "$f missing"; continue; }
         hash=$(book/tools/codehash "$n")
@@ -522,7 +609,8 @@ BOOK_BAD_COMMANDS=("./ch1 --size abc")
 program_chapter() {   # the chapter whose manifest lists program $1
     local n
     for n in $CHAPTERS; do
-        [[ " $(man "$n" programs) " == *" $1 "* ]] && { echo "$n"; return; }
+        [[ " $(man "$n" programs) $(man "$n" micro) " == *" $1 "* ]] \
+            && { echo "$n"; return; }
     done
 }
 # Why command $1 is wrong, or nothing.  Words are split at blanks, as a
@@ -533,6 +621,14 @@ check_command() {
     p=${words[0]#./}
     n=$(program_chapter "$p")
     if [ -z "$n" ]; then echo "$cmd: no chapter has a program $p"; return; fi
+    if [[ " $(man "$n" micro) " == *" $p "* ]]; then
+        # a microbenchmark has no --parse-only: it knows --csv and --help
+        case "${words[*]:1}" in
+        ""|--csv|--help) ;;
+        *) echo "$cmd: $p takes only --csv or --help" ;;
+        esac
+        return 0
+    fi
     built "$n" || return 0                # not built for this ARCH
     for b in "${BOOK_BAD_COMMANDS[@]}"; do [ "$cmd" = "$b" ] && expect=2; done
     ./$p --parse-only "${words[@]:1}" > "$tmp/cmd.out" 2>&1
@@ -668,8 +764,16 @@ test_other_gpu() {
 the GPU's name ($name2) is missing"
     [ -n "$name1" ] && [ "$name1" != "$name2" ] && grep -qF "$name1" "$text" && bad="$bad
 it names $name1"
-    grep -q 'textbf{??}' "$text" && bad="$bad
-keys without a value: $(grep -c 'textbf{??}' "$text")"
+    # every key has a value, except in the chapters that GPU has not
+    # measured at all (no chN.csv there)
+    local missing
+    missing=$(awk -v dir="$other" '
+        match($0, /\\label\{ch:[0-9]+\}/) { n = substr($0, RSTART + 10, RLENGTH - 11)
+            measured = (getline line < (dir "/ch" n ".csv")) > 0; close(dir "/ch" n ".csv") }
+        BEGIN { measured = 1 }
+        measured && /textbf\{\?\?\}/ { c++ } END { print c + 0 }' "$text")
+    [ "$missing" = 0 ] || bad="$bad
+keys without a value: $missing"
     for k in copy_tbs:TB/s ffma_tflops:TFLOP/s cublas_tflops:TFLOP/s; do
         unit=${k#*:}; k=ceil.${k%%:*}
         v1=$(awk -F'\t' -v k="$k" '$1 == k { print $2 }' build/results.keys)
@@ -691,6 +795,8 @@ cpu_tests() {
     want unit && test_unit
     want cli && test_cli
     want cli && { have_gpu || test_no_gpu; }
+    want cli && test_micro_cli
+    want cli && { have_gpu || test_micro_no_gpu; }
     want results && test_results
     want results && test_models
     want results && test_gpu_figures

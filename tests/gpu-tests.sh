@@ -47,6 +47,49 @@ gpu_tests() {
             gpu_sanitize "$p"
         done
     done
+    gpu_micro_tests
+}
+
+# A chapter's microbenchmark runs, and ./P --csv gives one row per
+# instruction it measures (names apart), with a rate, the CSV header the
+# tools read, and the commit and code hash it was given.  Exit code 3: this
+# GPU cannot run it (skipped, with its reason).
+MICRO_HEADER=chapter,name,what,tflops,tflops_min,tflops_max,runs,gpu,sms,clock_mhz,driver,date,commit,code_hash
+gpu_micro_tests() {
+    local n p rc bad hash
+    for n in $CHAPTERS; do
+        for p in $(micro_of "$n"); do
+            if ! built "$n"; then skip "$p: not built for this ARCH"; continue; fi
+            [ -x ./$p ] || { fail "$p: the program exists"; continue; }
+            ./$p > "$tmp/out" 2> "$tmp/err"
+            rc=$?
+            if [ $rc = 3 ]; then
+                skip "$p: this GPU cannot run it: $(head -1 "$tmp/err")"; continue
+            elif [ $rc = 0 ] && [ -s "$tmp/out" ]; then ok "$p runs and prints its table"
+            else fail "$p runs and prints its table" "exit $rc: $(head -3 "$tmp/err")"; fi
+            hash=$(book/tools/codehash "$n")
+            BOOK_COMMIT=gputest BOOK_CODE_HASH=$hash ./$p --csv > "$tmp/out" 2> "$tmp/err"
+            rc=$?
+            bad=$(book/tools/csvq -v n="$n" -v hash="$hash" -v header="$MICRO_HEADER" '
+                FNR == 1 && $0 != header { print "header: " $0 }
+                csv_row() { next }
+                { rows++
+                  if (F("name") == "" || (F("name") in seen)) print "row " FNR ": name \"" F("name") "\""
+                  seen[F("name")] = 1
+                  if (!(F("tflops") + 0 > 0)) print F("name") ": tflops " F("tflops")
+                  if (!(F("tflops_min") + 0 <= F("tflops") + 0 && F("tflops") + 0 <= F("tflops_max") + 0))
+                      print F("name") ": tflops " F("tflops") " not within " F("tflops_min") ".." F("tflops_max")
+                  if (!(F("runs") + 0 >= 1)) print F("name") ": runs " F("runs")
+                  if (F("chapter") + 0 != n + 0) print F("name") ": chapter " F("chapter")
+                  if (F("commit") != "gputest" || F("code_hash") != hash)
+                      print F("name") ": commit/code_hash " F("commit") "/" F("code_hash") \
+                            ", not those of BOOK_COMMIT/BOOK_CODE_HASH" }
+                END { if (!rows) print "no rows" }' "$tmp/out")
+            [ $rc = 0 ] || bad="exit $rc: $(head -1 "$tmp/err")"$'\n'"$bad"
+            [ -z "$bad" ] && ok "$p --csv: a row per instruction, each with a rate" \
+                || fail "$p --csv: a row per instruction, each with a rate" "$bad"
+        done
+    done
 }
 
 gpu_sanitize() {

@@ -1,0 +1,189 @@
+/* ch10peak.cu: the rate of mma.sync on operands held in registers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cuda_runtime.h>
+
+#define CHECK(call) check((call), #call)
+static const char *progname = "ch10peak";
+
+static void check(cudaError_t e, const char *what)
+{
+    if (e != cudaSuccess) {
+        fprintf(stderr, "%s: %s: %s\n", progname, what, cudaGetErrorString(e));
+        exit(e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver
+             ? 3 : 1);
+    }
+}
+
+__device__ __forceinline__ unsigned
+to_tf32(float x)
+{
+    unsigned r;
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+    return r;
+}
+
+__device__ __forceinline__ void
+ldmatrix_x4(unsigned *r, const void *p)
+{
+    unsigned s = (unsigned)__cvta_generic_to_shared(p);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 "
+                 "{%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(s));
+}
+
+__device__ __forceinline__ void
+ldmatrix_x4_trans(unsigned *r, const void *p)
+{
+    unsigned s = (unsigned)__cvta_generic_to_shared(p);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 "
+                 "{%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(s));
+}
+
+__device__ __forceinline__ void
+mma_tf32(float *d, const unsigned *a, const unsigned *b)
+{
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                 "{%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]),
+                   "r"(b[0]), "r"(b[1]));
+}
+
+__device__ __forceinline__ void
+mma_bf16(float *d, const unsigned *a, const unsigned *b)
+{
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                 "{%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]),
+                   "r"(b[0]), "r"(b[1]));
+}
+
+template <int BF16>
+__global__ void mma_peak(int iters, float *out)
+{
+    unsigned a[4], b[2];
+    float d[8][4] = { { 0.0f } };
+    for (int e = 0; e < 4; e++)
+        a[e] = threadIdx.x * 4 + e;
+    b[0] = threadIdx.x;
+    b[1] = threadIdx.x + 1;
+    for (int i = 0; i < iters; i++)
+        #pragma unroll
+        for (int j = 0; j < 8; j++)
+            if (BF16)
+                mma_bf16(d[j], a, b);
+            else
+                mma_tf32(d[j], a, b);
+    float sum = 0.0f;
+    for (int j = 0; j < 8; j++)
+        sum += d[j][0] + d[j][1] + d[j][2] + d[j][3];
+    if (sum == 1.0f)              /* never: it keeps the sums alive */
+        out[0] = sum;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double u = *(const double *)x, v = *(const double *)y;
+    return u < v ? -1 : u > v;
+}
+
+/* TFLOP/s of RUNS launches: median, lowest, highest */
+static void time_peak(int bf16, int sms, float *out, double tf[3])
+{
+    enum { RUNS = 21, WARPS = 16, ITERS = 8192 };
+    double flops = 2.0 * 16 * 8 * (bf16 ? 16 : 8) * 8 * ITERS
+                   * WARPS * sms;
+    double got[RUNS];
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+    for (int r = -3; r < RUNS; r++) {      /* three warm-up launches */
+        float ms;
+        CHECK(cudaEventRecord(e0));
+        if (bf16)
+            mma_peak<1><<<sms * WARPS / 4, 128>>>(ITERS, out);
+        else
+            mma_peak<0><<<sms * WARPS / 4, 128>>>(ITERS, out);
+        CHECK(cudaGetLastError());
+        CHECK(cudaEventRecord(e1));
+        CHECK(cudaEventSynchronize(e1));
+        CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        if (r >= 0)
+            got[r] = flops / (ms * 1e9);
+    }
+    qsort(got, RUNS, sizeof got[0], cmp_double);
+    tf[0] = got[RUNS / 2];
+    tf[1] = got[0];
+    tf[2] = got[RUNS - 1];
+    CHECK(cudaEventDestroy(e0));
+    CHECK(cudaEventDestroy(e1));
+}
+
+int main(int argc, char **argv)
+{
+    int csv = 0, n = 0, sms;
+    struct cudaDeviceProp prop;
+    if (argc == 2 && !strcmp(argv[1], "--help")) {
+        printf("usage: %s [--csv]\nmeasures mma.sync m16n8k8 TF32 and "
+               "m16n8k16 BF16 on operands in registers\n", progname);
+        return 0;
+    }
+    if (argc == 2 && !strcmp(argv[1], "--csv"))
+        csv = 1;
+    else if (argc > 1) {
+        fprintf(stderr, "%s: unknown argument '%s' (try --help)\n",
+                progname, argv[1]);
+        return 2;
+    }
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+        fprintf(stderr, "%s: no CUDA GPU is available (%s)\n", progname,
+                cudaGetErrorString(cudaGetDeviceCount(&n)));
+        return 3;
+    }
+    CHECK(cudaGetDeviceProperties(&prop, 0));
+    if (prop.major < 8) {
+        fprintf(stderr, "%s: mma.sync with TF32 and BF16 needs compute "
+                "capability 8.0; the %s is %d.%d\n", progname, prop.name,
+                prop.major, prop.minor);
+        return 3;
+    }
+    float *out;
+    int clock_khz, driver;
+    char date[32];
+    time_t now = time(NULL);
+    const char *commit = getenv("BOOK_COMMIT"), *hash = getenv("BOOK_CODE_HASH");
+    sms = prop.multiProcessorCount;
+    CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+    CHECK(cudaDriverGetVersion(&driver));
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    CHECK(cudaMalloc((void **)&out, sizeof(float)));
+    if (csv)
+        printf("chapter,name,what,tflops,tflops_min,tflops_max,runs,gpu,sms,"
+               "clock_mhz,driver,date,commit,code_hash\n");
+    for (int bf16 = 0; bf16 < 2; bf16++) {
+        double tf[3];
+        const char *name = bf16 ? "mma_bf16" : "mma_tf32";
+        const char *what = bf16 ? "mma.sync m16n8k16 BF16 with FP32 sums"
+                                : "mma.sync m16n8k8 TF32 with FP32 sums";
+        time_peak(bf16, sms, out, tf);
+        if (csv)
+            printf("10,%s,%s,%.1f,%.1f,%.1f,21,%s,%d,%d,cuda-%d.%d,%s,%s,%s\n",
+                   name, what, tf[0], tf[1], tf[2], prop.name, sms,
+                   clock_khz / 1000, driver / 1000, driver % 1000 / 10, date,
+                   commit ? commit : "unknown", hash ? hash : "unknown");
+        else
+            printf("%-9s %6.1f TFLOP/s (%.1f-%.1f over 21 runs)  %s\n", name,
+                   tf[0], tf[1], tf[2], what);
+    }
+    CHECK(cudaFree(out));
+    return 0;
+}

@@ -1,0 +1,681 @@
+/* ch10sweep.cu: the tile sizes and roundings tried in chapter 10. */
+#include <stdint.h>
+#include <mma.h>
+#include <cuda_bf16.h>
+#include "harness.h"
+
+static int aligned16(const float *a, const float *b, int lda, int ldb)
+{
+    uintptr_t addr = (uintptr_t)a | (uintptr_t)b;
+    return addr % 16 == 0 && (lda | ldb) % 4 == 0;
+}
+
+__device__ __forceinline__ void
+cp_async(float *dst, const float *src, int bytes, int valid)
+{
+    unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+    if (bytes == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
+                     :: "r"(s), "l"(src), "r"(valid));
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n"
+                     :: "r"(s), "l"(src), "r"(valid));
+}
+
+__device__ __forceinline__ void cp_async_commit(void)
+{
+    asm volatile("cp.async.commit_group;\n" ::);
+}
+
+template <int N>
+__device__ __forceinline__ void cp_async_wait(void)
+{
+    asm volatile("cp.async.wait_group %0;\n" :: "n"(N));
+}
+
+template <int VEC>
+__device__ __forceinline__ void
+copy4(float *dst, const float *x, int ld, int row, int col,
+      int rows, int cols)
+{
+    int in = row < rows ? cols - col : 0;   /* floats that exist */
+    in = in < 0 ? 0 : in > 4 ? 4 : in;
+    if (VEC == 4) {
+        cp_async(dst, in ? &x[row * ld + col] : x, 16, 4 * in);
+    } else {
+        #pragma unroll
+        for (int e = 0; e < 4; e++)
+            cp_async(dst + e, e < in ? &x[row * ld + col + e] : x, 4,
+                     e < in ? 4 : 0);
+    }
+}
+
+__device__ __forceinline__ unsigned
+to_tf32(float x)
+{
+    unsigned r;
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+    return r;
+}
+
+__device__ __forceinline__ void
+ldmatrix_x4(unsigned *r, const void *p)
+{
+    unsigned s = (unsigned)__cvta_generic_to_shared(p);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 "
+                 "{%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(s));
+}
+
+__device__ __forceinline__ void
+ldmatrix_x4_trans(unsigned *r, const void *p)
+{
+    unsigned s = (unsigned)__cvta_generic_to_shared(p);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 "
+                 "{%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(s));
+}
+
+__device__ __forceinline__ void
+mma_tf32(float *d, const unsigned *a, const unsigned *b)
+{
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                 "{%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]),
+                   "r"(b[0]), "r"(b[1]));
+}
+
+__device__ __forceinline__ void
+mma_bf16(float *d, const unsigned *a, const unsigned *b)
+{
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                 "{%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]),
+                   "r"(b[0]), "r"(b[1]));
+}
+
+template <int ROUND>
+__device__ __forceinline__ unsigned
+rounded(unsigned x)
+{
+    return ROUND == 1 ? to_tf32(__uint_as_float(x))
+         : ROUND == 2 ? x + 0x1000u : x;
+}
+
+#define TA(s, r, c) (apipe + ((s) * BM + (r)) * BK + (((c) ^ ((r) & 7)) * 4))
+#define TBT(s, r, c) (bpipe + ((s) * BN + (r)) * BK + (((c) ^ ((r) & 7)) * 4))
+#define TB(s, k, c) (bpipe + ((s) * BK + (k)) * BN + (((c) ^ (((k) & 3) * 2)) * 4))
+
+template <int BM, int BN, int WM, int WN, int STAGES, int VEC, int MINB,
+          int ROUND, int BT>
+__global__ void __launch_bounds__(BM / WM * (BN / WN) * 32, MINB)
+tf32_mma(int m, int n, int k, float alpha,
+         const float *a, int lda, const float *b, int ldb,
+         float beta, float *c, int ldc)
+{
+    enum { BK = 32 };
+    extern __shared__ __align__(16) float smem[];
+    float *apipe = smem, *bpipe = smem + STAGES * BM * BK;
+    enum { NT = BM / WM * (BN / WN) * 32 };
+    int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+    int inside = row0 + BM <= m && col0 + BN <= n;
+    int wrow = warp / (BN / WN) * WM, wcol = warp % (BN / WN) * WN;
+    float acc[WM / 16][WN / 8][4] = { { { 0.0f } } };
+    int steps = CEIL_DIV(k, BK);
+    static_assert(BN % 32 == 0 && WM % 16 == 0 && WN % 16 == 0
+                  && (BM * BK / 4) % NT == 0 && (BK * BN / 4) % NT == 0,
+                  "TF32 tile sizes");
+    static_assert(ROUND != 3 || BT, "the pre-pass rounds A only with B");
+    #pragma unroll
+    for (int s = 0; s < STAGES - 1; s++) {
+        int t = s * BK;
+        if (s < steps) {
+            if (VEC == 4 && inside && t + BK <= k) {
+                #pragma unroll
+                for (int i = 0; i < BM * BK / 4 / NT; i++) {
+                    int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
+                    cp_async(TA(s, r, q), &a[(row0 + r) * lda + t + 4 * q], 16, 16);
+                }
+                #pragma unroll
+                for (int i = 0; i < BK * BN / 4 / NT; i++)
+                    if (BT) {
+                        int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
+                        cp_async(TBT(s, r, q), &b[(col0 + r) * ldb + t + 4 * q], 16, 16);
+                    } else {
+                        int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4);
+                        cp_async(TB(s, r, q), &b[(t + r) * ldb + col0 + 4 * q], 16, 16);
+                    }
+            } else {
+                #pragma unroll
+                for (int i = 0; i < BM * BK / 4 / NT; i++) {
+                    int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
+                    copy4<VEC>(TA(s, r, q), a, lda, row0 + r, t + 4 * q, m, k);
+                }
+                #pragma unroll
+                for (int i = 0; i < BK * BN / 4 / NT; i++)
+                    if (BT) {
+                        int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
+                        copy4<VEC>(TBT(s, r, q), b, ldb, col0 + r, t + 4 * q, n, k);
+                    } else {
+                        int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4);
+                        copy4<VEC>(TB(s, r, q), b, ldb, t + r, col0 + 4 * q, k, n);
+                    }
+            }
+        }
+        cp_async_commit();
+    }
+    for (int step = 0; step < steps; step++) {
+        cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        {
+            int s = (step + STAGES - 1) % STAGES, t = (step + STAGES - 1) * BK;
+            if (step + STAGES - 1 < steps) {
+                if (VEC == 4 && inside && t + BK <= k) {
+                    #pragma unroll
+                    for (int i = 0; i < BM * BK / 4 / NT; i++) {
+                        int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
+                        cp_async(TA(s, r, q), &a[(row0 + r) * lda + t + 4 * q], 16, 16);
+                    }
+                    #pragma unroll
+                    for (int i = 0; i < BK * BN / 4 / NT; i++)
+                        if (BT) {
+                            int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
+                            cp_async(TBT(s, r, q), &b[(col0 + r) * ldb + t + 4 * q], 16, 16);
+                        } else {
+                            int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4);
+                            cp_async(TB(s, r, q), &b[(t + r) * ldb + col0 + 4 * q], 16, 16);
+                        }
+                } else {
+                    #pragma unroll
+                    for (int i = 0; i < BM * BK / 4 / NT; i++) {
+                        int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
+                        copy4<VEC>(TA(s, r, q), a, lda, row0 + r, t + 4 * q, m, k);
+                    }
+                    #pragma unroll
+                    for (int i = 0; i < BK * BN / 4 / NT; i++)
+                        if (BT) {
+                            int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
+                            copy4<VEC>(TBT(s, r, q), b, ldb, col0 + r, t + 4 * q, n, k);
+                        } else {
+                            int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4);
+                            copy4<VEC>(TB(s, r, q), b, ldb, t + r, col0 + 4 * q, k, n);
+                        }
+                }
+            }
+            cp_async_commit();
+        }
+        int s = step % STAGES;
+        #pragma unroll
+        for (int kk = 0; kk < BK; kk += 8) {
+            unsigned af[WM / 16][4], bf[WN / 8][2];
+            #pragma unroll
+            for (int mi = 0; mi < WM / 16; mi++) {
+                int r = wrow + mi * 16 + lane / 8 % 2 * 8 + lane % 8;
+                ldmatrix_x4(af[mi], TA(s, r, kk / 4 + lane / 16));
+                #pragma unroll
+                for (int e = 0; e < 4; e++)
+                    af[mi][e] = rounded<ROUND>(af[mi][e]);
+            }
+            #pragma unroll
+            for (int ni = 0; ni < WN / 8; ni += 2)
+                if (BT) {
+                    unsigned r4[4];
+                    int r = wcol + ni * 8 + lane / 16 * 8 + lane % 8;
+                    ldmatrix_x4(r4, TBT(s, r, kk / 4 + lane / 8 % 2));
+                    bf[ni][0] = r4[0];
+                    bf[ni][1] = r4[1];
+                    bf[ni + 1][0] = r4[2];
+                    bf[ni + 1][1] = r4[3];
+                } else {
+                    #pragma unroll
+                    for (int j = 0; j < 2; j++) {
+                        int c = wcol + (ni + j) * 8 + lane / 4;
+                        bf[ni + j][0] = rounded<ROUND>(
+                            __float_as_uint(TB(s, kk + lane % 4, c / 4)[c % 4]));
+                        bf[ni + j][1] = rounded<ROUND>(
+                            __float_as_uint(TB(s, kk + lane % 4 + 4, c / 4)[c % 4]));
+                    }
+                }
+            #pragma unroll
+            for (int mi = 0; mi < WM / 16; mi++)
+                #pragma unroll
+                for (int ni = 0; ni < WN / 8; ni++)
+                    mma_tf32(acc[mi][ni], af[mi], bf[ni]);
+        }
+    }
+    #pragma unroll
+    for (int mi = 0; mi < WM / 16; mi++)
+        #pragma unroll
+        for (int ni = 0; ni < WN / 8; ni++)
+            #pragma unroll
+            for (int e = 0; e < 4; e++) {
+                int row = row0 + wrow + mi * 16 + lane / 4 + e / 2 * 8;
+                int col = col0 + wcol + ni * 8 + lane % 4 * 2 + e % 2;
+                float v = acc[mi][ni][e];
+                if (row < m && col < n) {
+                    float *cij = &c[row * ldc + col];
+                    *cij = beta == 0.0f ? alpha * v : alpha * v + beta * *cij;
+                }
+            }
+}
+
+static float *scratch_buf[2];
+static size_t scratch_len[2];
+
+static float *scratch(int i, size_t floats)
+{
+    if (floats > scratch_len[i]) {
+        if (scratch_buf[i])
+            CUDA_CHECK(cudaFree(scratch_buf[i]));
+        CUDA_CHECK(cudaMalloc((void **)&scratch_buf[i],
+                              floats * sizeof(float)));
+        scratch_len[i] = floats;
+    }
+    return scratch_buf[i];
+}
+
+static void reserve_scratch(int m, int n, int k, const struct operands *set)
+{
+    (void)set;
+    scratch(0, (size_t)m * CEIL_DIV(k, 4) * 4);
+    scratch(1, (size_t)n * CEIL_DIV(k, 4) * 4);
+}
+
+static void free_scratch(void)
+{
+    for (int i = 0; i < 2; i++) {
+        if (scratch_buf[i])
+            CUDA_CHECK(cudaFree(scratch_buf[i]));
+        scratch_buf[i] = NULL;
+        scratch_len[i] = 0;
+    }
+}
+
+__device__ __forceinline__ float tf32_rounded(float v)
+{
+    return __uint_as_float((__float_as_uint(v) + 0x1000u) & 0xffffe000u);
+}
+
+__global__ void transpose_round(const float *b, int ldb, float *bt, int ldt,
+                                int k, int n, int round)
+{
+    __shared__ float tile[32][33];
+    int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+    for (int j = 0; j < 32; j += 8)
+        if (x < n && y + j < k)
+            tile[threadIdx.y + j][threadIdx.x] = b[(y + j) * ldb + x];
+    __syncthreads();
+    x = blockIdx.y * 32 + threadIdx.x;
+    y = blockIdx.x * 32 + threadIdx.y;
+    for (int j = 0; j < 32; j += 8)
+        if (x < ldt && y + j < n) {
+            float v = x < k ? tile[threadIdx.x][threadIdx.y + j] : 0.0f;
+            bt[(y + j) * ldt + x] = round ? tf32_rounded(v) : v;
+        }
+}
+
+__global__ void round_copy(const float *a, int lda, float *ar, int ldr,
+                           int m, int k)
+{
+    int row = blockIdx.x * 8 + threadIdx.y;
+    if (row < m)
+        for (int col = threadIdx.x; col < ldr; col += 32)
+            ar[row * ldr + col] = col < k ? tf32_rounded(a[row * lda + col])
+                                          : 0.0f;
+}
+
+template <int BM, int BN, int WM, int WN, int STAGES, int MINB, int ROUND,
+          int BT>
+static void run_tf32(int m, int n, int k, float alpha,
+                     const float *a, int lda, const float *b, int ldb,
+                     float beta, float *c, int ldc)
+{
+    dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
+    int threads = BM / WM * (BN / WN) * 32;
+    size_t bytes = (size_t)STAGES * (BM + BN) * 32 * sizeof(float);
+    static int ready;
+    if (!ready) {
+        CUDA_CHECK(cudaFuncSetAttribute(
+            tf32_mma<BM, BN, WM, WN, STAGES, 4, MINB, ROUND, BT>,
+            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+        CUDA_CHECK(cudaFuncSetAttribute(
+            tf32_mma<BM, BN, WM, WN, STAGES, 1, MINB, ROUND, BT>,
+            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+        ready = 1;
+    }
+    if (BT) {
+        float *bt = scratch(1, (size_t)n * CEIL_DIV(k, 4) * 4);
+        dim3 tgrid(CEIL_DIV(n, 32), CEIL_DIV(k, 32));
+        transpose_round<<<tgrid, dim3(32, 8)>>>(b, ldb, bt, CEIL_DIV(k, 4) * 4,
+                                                k, n, ROUND != 0);
+        CUDA_CHECK(cudaGetLastError());
+        b = bt;
+        ldb = CEIL_DIV(k, 4) * 4;
+    }
+    if (ROUND == 3) {
+        float *ar = scratch(0, (size_t)m * CEIL_DIV(k, 4) * 4);
+        round_copy<<<CEIL_DIV(m, 8), dim3(32, 8)>>>(a, lda, ar, CEIL_DIV(k, 4) * 4,
+                                                    m, k);
+        CUDA_CHECK(cudaGetLastError());
+        a = ar;
+        lda = CEIL_DIV(k, 4) * 4;
+    }
+    if (aligned16(a, b, lda, ldb))
+        tf32_mma<BM, BN, WM, WN, STAGES, 4, MINB, ROUND, BT>
+            <<<grid, threads, bytes>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else
+        tf32_mma<BM, BN, WM, WN, STAGES, 1, MINB, ROUND, BT>
+            <<<grid, threads, bytes>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    CUDA_CHECK(cudaGetLastError());
+}
+
+template <int VEC>
+__device__ __forceinline__ void
+copy8(bf16_bits *dst, const bf16_bits *x, int ld, int row, int col,
+      int rows, int cols)
+{
+    int in = row < rows ? cols - col : 0;   /* numbers that exist */
+    in = in < 0 ? 0 : in > 8 ? 8 : in;
+    if (VEC == 8) {
+        cp_async((float *)dst, (const float *)(in ? &x[row * ld + col] : x),
+                 16, 2 * in);
+    } else {
+        #pragma unroll
+        for (int e = 0; e < 8; e++)
+            dst[e] = e < in ? x[row * ld + col + e] : 0;
+    }
+}
+
+#define HA(s, r, c) (apipe + ((s) * BM + (r)) * BK + (((c) ^ ((r) & 7)) * 8))
+#define HB(s, k, c) (bpipe + ((s) * BK + (k)) * BN + (((c) ^ ((k) & 7)) * 8))
+
+template <int BM, int BN, int WM, int WN, int STAGES, int VEC, int MINB>
+__global__ void __launch_bounds__(BM / WM * (BN / WN) * 32, MINB)
+bf16_mma(int m, int n, int k, float alpha, const bf16_bits *a, int lda,
+         const bf16_bits *b, int ldb, float beta, float *c, int ldc)
+{
+    enum { BK = 64 };
+    extern __shared__ __align__(16) bf16_bits hmem[];
+    bf16_bits *apipe = hmem, *bpipe = hmem + STAGES * BM * BK;
+    enum { NT = BM / WM * (BN / WN) * 32 };
+    int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+    int inside = row0 + BM <= m && col0 + BN <= n;
+    int wrow = warp / (BN / WN) * WM, wcol = warp % (BN / WN) * WN;
+    float acc[WM / 16][WN / 8][4] = { { { 0.0f } } };
+    int steps = CEIL_DIV(k, BK);
+    static_assert(BN % 64 == 0 && WM % 16 == 0 && WN % 16 == 0
+                  && (BM * BK / 8) % NT == 0 && (BK * BN / 8) % NT == 0,
+                  "BF16 tile sizes");
+    (void)inside;
+    #pragma unroll
+    for (int s = 0; s < STAGES - 1; s++) {
+        int t = s * BK;
+        if (s < steps) {
+            #pragma unroll
+            for (int i = 0; i < BM * BK / 8 / NT; i++) {
+                int f = i * NT + tid, r = f / (BK / 8), q = f % (BK / 8);
+                copy8<VEC>(HA(s, r, q), a, lda, row0 + r, t + 8 * q, m, k);
+            }
+            #pragma unroll
+            for (int i = 0; i < BK * BN / 8 / NT; i++) {
+                int f = i * NT + tid, r = f / (BN / 8), q = f % (BN / 8);
+                copy8<VEC>(HB(s, r, q), b, ldb, t + r, col0 + 8 * q, k, n);
+            }
+        }
+        cp_async_commit();
+    }
+    for (int step = 0; step < steps; step++) {
+        cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        {
+            int s = (step + STAGES - 1) % STAGES, t = (step + STAGES - 1) * BK;
+            if (step + STAGES - 1 < steps) {
+                #pragma unroll
+                for (int i = 0; i < BM * BK / 8 / NT; i++) {
+                    int f = i * NT + tid, r = f / (BK / 8), q = f % (BK / 8);
+                    copy8<VEC>(HA(s, r, q), a, lda, row0 + r, t + 8 * q, m, k);
+                }
+                #pragma unroll
+                for (int i = 0; i < BK * BN / 8 / NT; i++) {
+                    int f = i * NT + tid, r = f / (BN / 8), q = f % (BN / 8);
+                    copy8<VEC>(HB(s, r, q), b, ldb, t + r, col0 + 8 * q, k, n);
+                }
+            }
+            cp_async_commit();
+        }
+        int s = step % STAGES;
+        #pragma unroll
+        for (int kk = 0; kk < BK; kk += 16) {
+            unsigned af[WM / 16][4], bf[WN / 8][2];
+            #pragma unroll
+            for (int mi = 0; mi < WM / 16; mi++) {
+                int r = wrow + mi * 16 + lane / 8 % 2 * 8 + lane % 8;
+                ldmatrix_x4(af[mi], HA(s, r, kk / 8 + lane / 16));
+            }
+            #pragma unroll
+            for (int ni = 0; ni < WN / 8; ni += 2) {
+                unsigned r4[4];
+                int kr = kk + lane / 8 % 2 * 8 + lane % 8;
+                ldmatrix_x4_trans(r4, HB(s, kr, (wcol + ni * 8) / 8 + lane / 16));
+                bf[ni][0] = r4[0];
+                bf[ni][1] = r4[1];
+                bf[ni + 1][0] = r4[2];
+                bf[ni + 1][1] = r4[3];
+            }
+            #pragma unroll
+            for (int mi = 0; mi < WM / 16; mi++)
+                #pragma unroll
+                for (int ni = 0; ni < WN / 8; ni++)
+                    mma_bf16(acc[mi][ni], af[mi], bf[ni]);
+        }
+    }
+    #pragma unroll
+    for (int mi = 0; mi < WM / 16; mi++)
+        #pragma unroll
+        for (int ni = 0; ni < WN / 8; ni++)
+            #pragma unroll
+            for (int e = 0; e < 4; e++) {
+                int row = row0 + wrow + mi * 16 + lane / 4 + e / 2 * 8;
+                int col = col0 + wcol + ni * 8 + lane % 4 * 2 + e % 2;
+                float v = acc[mi][ni][e];
+                if (row < m && col < n) {
+                    float *cij = &c[row * ldc + col];
+                    *cij = beta == 0.0f ? alpha * v : alpha * v + beta * *cij;
+                }
+            }
+}
+
+template <int BM, int BN, int WM, int WN, int STAGES, int MINB>
+static void run_bf16mma(int m, int n, int k, float alpha,
+                        const bf16_bits *a, int lda, const bf16_bits *b,
+                        int ldb, float beta, float *c, int ldc)
+{
+    dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
+    int threads = BM / WM * (BN / WN) * 32;
+    size_t bytes = (size_t)STAGES * (BM + BN) * 64 * sizeof(bf16_bits);
+    static int ready;
+    if (!ready) {
+        CUDA_CHECK(cudaFuncSetAttribute(
+            bf16_mma<BM, BN, WM, WN, STAGES, 8, MINB>,
+            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+        CUDA_CHECK(cudaFuncSetAttribute(
+            bf16_mma<BM, BN, WM, WN, STAGES, 1, MINB>,
+            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+        ready = 1;
+    }
+    uintptr_t addr = (uintptr_t)a | (uintptr_t)b;
+    if (addr % 16 == 0 && (lda | ldb) % 8 == 0)
+        bf16_mma<BM, BN, WM, WN, STAGES, 8, MINB>
+            <<<grid, threads, bytes>>>(m, n, k, alpha, a, lda, b, ldb,
+                                        beta, c, ldc);
+    else
+        bf16_mma<BM, BN, WM, WN, STAGES, 1, MINB>
+            <<<grid, threads, bytes>>>(m, n, k, alpha, a, lda, b, ldb,
+                                        beta, c, ldc);
+    CUDA_CHECK(cudaGetLastError());
+}
+
+__global__ void to_bf16_kernel(const float *x, bf16_bits *y, int rows,
+                               int cols, int ld)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+         i < (long long)rows * ld; i += (long long)gridDim.x * blockDim.x)
+        if (i % ld < cols) {
+            __nv_bfloat16 h = __float2bfloat16_rn(x[i]);
+            y[i] = *(bf16_bits *)&h;
+        }
+}
+
+static void convert_to_bf16(int m, int n, int k, const struct operands *set)
+{
+    to_bf16_kernel<<<1024, 256>>>(set->a, (bf16_bits *)set->a16, m, k,
+                                  set->lda);
+    to_bf16_kernel<<<1024, 256>>>(set->b, (bf16_bits *)set->b16, k, n,
+                                  set->ldb);
+    CUDA_CHECK(cudaGetLastError());
+}
+
+template <int VEC>
+__global__ void __launch_bounds__(256)
+wmma_tf32(int m, int n, int k, float alpha,
+          const float *a, int lda, const float *b, int ldb,
+          float beta, float *c, int ldc)
+{
+    using namespace nvcuda;
+    enum { BM = 128, BN = 128, BK = 32, WM = 64, WN = 32, PAD = 4 };
+    __shared__ __align__(32) float as[BM][BK + PAD];
+    __shared__ __align__(32) float bs[BK][BN + PAD];
+    __shared__ __align__(32) float out[8][16 * 16];
+    int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+    int wrow = warp / (BN / WN) * WM, wcol = warp % (BN / WN) * WN;
+    wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc[WM / 16][WN / 16];
+    #pragma unroll
+    for (int mi = 0; mi < WM / 16; mi++)
+        #pragma unroll
+        for (int ni = 0; ni < WN / 16; ni++)
+            wmma::fill_fragment(acc[mi][ni], 0.0f);
+    for (int t = 0; t < k; t += BK) {
+        for (int i = 0; i < BM * BK / 4 / 256; i++) {
+            int f = i * 256 + tid, r = f / (BK / 4), q = f % (BK / 4);
+            copy4<VEC>(&as[r][4 * q], a, lda, row0 + r, t + 4 * q, m, k);
+        }
+        for (int i = 0; i < BK * BN / 4 / 256; i++) {
+            int f = i * 256 + tid, r = f / (BN / 4), q = f % (BN / 4);
+            copy4<VEC>(&bs[r][4 * q], b, ldb, t + r, col0 + 4 * q, k, n);
+        }
+        cp_async_commit();
+        cp_async_wait<0>();
+        __syncthreads();
+        for (int kk = 0; kk < BK; kk += 8) {
+            wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32,
+                           wmma::row_major> fa[WM / 16];
+            wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32,
+                           wmma::row_major> fb[WN / 16];
+            #pragma unroll
+            for (int mi = 0; mi < WM / 16; mi++) {
+                wmma::load_matrix_sync(fa[mi], &as[wrow + mi * 16][kk], BK + PAD);
+                #pragma unroll
+                for (int e = 0; e < fa[mi].num_elements; e++)
+                    fa[mi].x[e] = wmma::__float_to_tf32(fa[mi].x[e]);
+            }
+            #pragma unroll
+            for (int ni = 0; ni < WN / 16; ni++) {
+                wmma::load_matrix_sync(fb[ni], &bs[kk][wcol + ni * 16], BN + PAD);
+                #pragma unroll
+                for (int e = 0; e < fb[ni].num_elements; e++)
+                    fb[ni].x[e] = wmma::__float_to_tf32(fb[ni].x[e]);
+            }
+            #pragma unroll
+            for (int mi = 0; mi < WM / 16; mi++)
+                #pragma unroll
+                for (int ni = 0; ni < WN / 16; ni++)
+                    wmma::mma_sync(acc[mi][ni], fa[mi], fb[ni], acc[mi][ni]);
+        }
+        __syncthreads();
+    }
+    #pragma unroll
+    for (int mi = 0; mi < WM / 16; mi++)
+        #pragma unroll
+        for (int ni = 0; ni < WN / 16; ni++) {
+            wmma::store_matrix_sync(out[warp], acc[mi][ni], 16, wmma::mem_row_major);
+            __syncwarp();
+            #pragma unroll
+            for (int e = lane; e < 16 * 16; e += 32) {
+                int row = row0 + wrow + mi * 16 + e / 16;
+                int col = col0 + wcol + ni * 16 + e % 16;
+                if (row < m && col < n) {
+                    float *cij = &c[row * ldc + col];
+                    float v = out[warp][e];
+                    *cij = beta == 0.0f ? alpha * v : alpha * v + beta * *cij;
+                }
+            }
+            __syncwarp();
+        }
+}
+
+static void run_wmma(int m, int n, int k, float alpha,
+                     const float *a, int lda, const float *b, int ldb,
+                     float beta, float *c, int ldc)
+{
+    dim3 grid(CEIL_DIV(n, 128), CEIL_DIV(m, 128));
+    if (aligned16(a, b, lda, ldb))
+        wmma_tf32<4><<<grid, 256>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else
+        wmma_tf32<1><<<grid, 256>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    CUDA_CHECK(cudaGetLastError());
+}
+
+#define TF32(bm, bn, wm, wn, s, minb, r, bt) \
+    { .name = "tf32-" #bm "x" #bn "-w" #wm "x" #wn "-s" #s "-b" #minb \
+              "-r" #r "-t" #bt, \
+      .what = "mma.sync TF32", \
+      .function = "tf32_mma<" #bm ", " #bn ", " #wm ", " #wn ", " #s \
+                  ", 4, " #minb ", " #r ", " #bt ">", \
+      .precision = TF32, .run = run_tf32<bm, bn, wm, wn, s, minb, r, bt>, \
+      .setup = reserve_scratch, .teardown = free_scratch }
+#define BF16(bm, bn, wm, wn, s, minb) \
+    { .name = "bf16-" #bm "x" #bn "-w" #wm "x" #wn "-s" #s "-b" #minb, \
+      .what = "mma.sync BF16", \
+      .function = "bf16_mma<" #bm ", " #bn ", " #wm ", " #wn ", " #s \
+                  ", 8, " #minb ">", \
+      .precision = BF16, .run_bf16 = run_bf16mma<bm, bn, wm, wn, s, minb>, \
+      .setup = convert_to_bf16 }
+
+static const struct kernel kernels[] = {
+    TF32(128, 256, 64, 64, 3, 1, 2, 1), TF32(128, 256, 64, 64, 4, 1, 2, 1),
+    TF32(128, 256, 64, 64, 3, 1, 3, 1), TF32(128, 256, 64, 64, 4, 1, 3, 1),
+    TF32(128, 128, 64, 64, 3, 2, 2, 1), TF32(128, 128, 64, 64, 3, 2, 3, 1),
+    TF32(128, 256, 64, 64, 3, 1, 1, 1), TF32(128, 256, 64, 64, 3, 1, 0, 1),
+    TF32(128, 256, 64, 64, 3, 1, 2, 0), TF32(256, 128, 64, 64, 3, 1, 2, 1),
+    TF32(256, 128, 64, 64, 4, 1, 3, 1), TF32(128, 128, 64, 32, 3, 2, 2, 1),
+    BF16(128, 256, 64, 64, 3, 1), BF16(128, 256, 64, 64, 4, 1),
+    BF16(128, 128, 64, 64, 3, 2), BF16(256, 128, 64, 64, 3, 1),
+    BF16(256, 128, 64, 64, 4, 1),
+    { .name = "wmma", .what = "WMMA", .function = "wmma_tf32<4>",
+      .precision = TF32, .run = run_wmma },
+};
+
+static const struct chapter chapter = {
+    .title = "tensor cores: the configurations tried",
+    .kernels = kernels, .nkernels = COUNT_OF(kernels),
+};
+
+#if !defined(BOOK_CHAPTER) || !defined(BOOK_TARGET)
+#error "build with make: it defines BOOK_CHAPTER and BOOK_TARGET"
+#endif
+int main(int argc, char **argv)
+{
+    struct chapter ch = chapter;
+    ch.number = BOOK_CHAPTER;
+    ch.target = BOOK_TARGET;
+    return harness_main(argc, argv, &ch);
+}

@@ -1,0 +1,10 @@
+programs := ch11
+extra_runs := --size 8192
+needs := sm_80
+libs := -lcublas
+headline := 3xtf32
+sass := 3xtf32:HMMA.1688.F32.TF32 3xtf32:LDSM.16.M88.4
+lab := The 3xTF32 kernel
+model.third_tf32_4096 := ch11.tf32.4096.tflops / 3 | %.0f
+model.x3_over_tf32 := 100 * ch11.3xtf32.4096.tflops \
+    / (ch11.tf32.4096.tflops / 3) | %.0f
