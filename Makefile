@@ -67,7 +67,7 @@ nw_upto = $(foreach c,$(CHAPTERS),$(if $(shell [ $(c) -le $(1) ] \
 # A manifest sets these fields, and model.NAME formulas; each chapter's
 # values are kept as chN.FIELD.
 FIELDS := programs roots common needs flags libs headline sass lab \
-          extra_runs ceilings sweep spills micro
+          lab_kernel extra_runs ceilings sweep spills micro
 define read_manifest
 include tangle/ch$(1).mk
 $$(foreach f,$$(FIELDS),$$(eval ch$(1).$$(f) := $$$$(value $$(f)))\
@@ -197,6 +197,37 @@ endef
 $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).micro),\
   $(eval $(call micro_rules,$(p),$(n)))))
 
+# A lab: make labN writes lab/chN.cu once (never over a file that
+# exists): chapter N's program with the body of its lab kernel left for the
+# student (book/tools/labstub); then it compiles that file into
+# build/lab/chN as the chapter's program is compiled, builds the programs
+# the grading compares with, and writes ./labN, which grades
+# (book/tools/grade).  No noweb, and nothing in tangle/ changes.
+LABS := $(foreach n,$(BUILDABLE),$(if $(ch$(n).lab_kernel),$(n)))
+LAB_DIR ?= lab
+define lab_rules   # $(1) chapter
+$(LAB_DIR)/ch$(1).cu: | tangle/ch$(1).cu build/manifest.tsv
+	@mkdir -p $(LAB_DIR)
+	@if [ ! -e $$@ ]; then book/tools/labstub $(1) > $$@.tmp && mv $$@.tmp $$@ \
+	  && echo "make: wrote $$@: write the body of $(ch$(1).lab_kernel) there, then make lab$(1) && ./lab$(1)"; fi
+build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu $(HEADERS) build/ch$(1).flags $(COMMON_OBJS) FORCE
+	@mkdir -p build/lab
+	@if [ ! $$@ -nt $(LAB_DIR)/ch$(1).cu ] || [ ! $$@ -nt build/ch$(1).flags ] \
+	    || [ "$$$$(cat $$@.src 2>/dev/null)" != "$(abspath $(LAB_DIR))/ch$(1).cu" ]; then \
+	  echo "$(NVCC) ... -c $(LAB_DIR)/ch$(1).cu -o $$@"; \
+	  $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Itangle -c $(LAB_DIR)/ch$(1).cu -o $$@.o 2> $$@.log; \
+	  rc=$$$$?; grep -v -e '^ptxas info' -e 'bytes stack frame' $$@.log >&2; \
+	  [ $$$$rc = 0 ] || exit $$$$rc; \
+	  $(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@ $$@.o $(COMMON_OBJS) $(ch$(1).libs) \
+	    || exit 1; \
+	  echo "$(abspath $(LAB_DIR))/ch$(1).cu" > $$@.src; fi
+lab$(1): build/lab/ch$(1) $(ch$(1).programs) $(ch$(shell expr $(1) - 1).programs)
+	@printf '#!/bin/sh\n# Grades lab/ch$(1).cu (make lab$(1) builds it).\nexec "$$$$(dirname "$$$$0")"/book/tools/grade $(1) "$$$$@"\n' > $$@
+	@chmod +x $$@
+.PHONY: lab$(1)
+endef
+$(foreach n,$(LABS),$(eval $(call lab_rules,$(n))))
+
 define skip_rules   # $(1) chapter
 .PHONY: skip-ch$(1) $(ch$(1).programs) $(ch$(1).micro)
 skip-ch$(1):
@@ -262,5 +293,5 @@ test-facts: $(PROGRAM_FACTS) build/manifest.tsv
 test-build: all tests/unit test-facts
 
 clean:
-	rm -rf build $(foreach n,$(CHAPTERS),$(ch$(n).programs) $(ch$(n).micro)) \
+	rm -rf build $(foreach n,$(CHAPTERS),$(ch$(n).programs) $(ch$(n).micro) lab$(n)) \
 	  tests/unit

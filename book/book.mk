@@ -9,6 +9,8 @@
 #   rules for those, build/manifest.tsv and tangle/
 # Targets: build/book.pdf build/book.html book (both) book-pdf book-html
 #          build/results.keys readme-table book-clean book-shots
+#          instructor: build/instructor.pdf and build/instructor.html, the
+#          book with the answers to the exercises (answers/chN.tex)
 # Nothing here depends on a compiled binary: a prose edit re-weaves and
 # re-typesets only.  Everything generated goes under build/.
 
@@ -34,8 +36,9 @@ BOOK_PANDOC   := pandoc -f latex -t html5 -s --toc --toc-depth=2 \
   --default-image-extension=svg --resource-path=build/fig \
   --metadata=lang:en
 
-.PHONY: book book-pdf book-html book-clean readme-table book-shots
+.PHONY: book book-pdf book-html book-clean readme-table book-shots instructor
 book: build/book.pdf build/book.html
+instructor: build/instructor.pdf build/instructor.html
 book-pdf: build/book.pdf
 book-html: build/book.html
 
@@ -95,6 +98,35 @@ build/book.pdf: book/book.tex book/meta.tex book/preface.tex book/results.sty \
     $(BOOK_FIGS:=.pdf) | $(TOOLS_STAMP)
 	book/tools/pdfbook $(BOOK_OUT)
 
+# The instructor's edition: the answers of the chapters that have them,
+# in the chapters' order, after the last chapter.
+ANSWERS := $(wildcard $(CHAPTERS:%=answers/ch%.tex))
+build/tex/answers.tex: $(ANSWERS) book/book.mk book/tools/lab-samples \
+    $(wildcard $(RESULTS)/lab*-*.txt)
+	@mkdir -p $(@D)
+	{ printf '\\chapter{Answers to the exercises}\\label{app:answers}\n\n'; \
+	  printf 'The marks say how much work an exercise is; a time is for a lab of\n'; \
+	  printf 'the chapter done in class, by a student who has read the chapter.\n\n'; \
+	  for f in $(ANSWERS); do printf '\\input{%s}\n' "$$PWD/$${f%.tex}"; done; \
+	  book/tools/lab-samples '$(RESULTS)'; } > $@.tmp
+	mv $@.tmp $@
+
+build/instructor.pdf: book/instructor.tex build/book.pdf build/tex/answers.tex $(ANSWERS) \
+    | $(TOOLS_STAMP)
+	book/tools/pdfbook $(BOOK_OUT) instructor
+
+build/html/instructor.tex: build/html/book.tex build/tex/answers.tex $(ANSWERS) \
+    book/tools/subst
+	{ sed '/^\\end{document}/,$$d' build/html/book.tex; \
+	  sed 's/\\input{.*}//' build/tex/answers.tex; \
+	  for f in $(ANSWERS); do book/tools/subst $(BOOK_OUT) < $$f; done; \
+	  printf '\\end{document}\n'; } > $@.tmp
+	mv $@.tmp $@
+
+build/instructor.html: build/html/instructor.tex build/book.html
+	$(BOOK_PANDOC) build/html/instructor.tex -o $@.tmp
+	mv $@.tmp $@
+
 # The same noweave run as the PDF's, up to its back end: the chunks, the
 # identifiers and their cross-references are those of the PDF.
 # It also has bibtex write build/html/book.bbl and lists the \index terms
@@ -123,4 +155,4 @@ readme-table: | $(TOOLS_STAMP)
 
 book-clean:
 	rm -rf build/tex build/res build/fig build/html build/results.keys \
-	  build/book.pdf build/book.html
+	  build/book.pdf build/book.html build/instructor.pdf build/instructor.html

@@ -3,7 +3,12 @@ needs := sm_75
 libs := -lcublas
 headline := naive
 lab := Naive kernel
+lab_kernel := sgemm_naive
 model.ch1_l1_tflops := ceil.sms * 2 * ceil.clock_mhz / 1e6
 model.t_ffma_4096_ms := 2 * 4096^3 / ceil.ffma_tflops / 1e9
 model.naive_dram_s := 8 * 4096^3 / ceil.copy_tbs / 1e12
 model.naive_dram_tflops := ceil.copy_tbs / 4
+model.ch1_ans_b16_tflops := ch1.naive.4096.tflops * 33 / 17
+model.ch1_ans_skinny_tflops := ch1.naive.4096.tflops * 4 / ceil.sms
+model.ch1_ans_skinny_s := 2 * 64 * 64 * 1048576 \
+                          / (model.ch1_ans_skinny_tflops * 1e12) | %.2f

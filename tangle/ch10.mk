@@ -8,5 +8,14 @@ headline := mma
 sass := mma:HMMA.1688.F32.TF32 mma:LDSM.16.M88.4 bf16:HMMA.16816.F32.BF16 \
         bf16:LDSM.16.MT88.4 wmma:HMMA.1684.F32.TF32
 lab := The TF32 kernel
+lab_kernel := tf32_mma
 model.mma_pct_ceiling := 100 * ch10.mma.8192.tflops \
     / ch10.micro.mma_tf32.tflops | %.0f
+model.ch10_ans_noswz_tflops := 2 * 16 * 8 * 8 * 32 / 144 * ceil.sms \
+    * ceil.clock_mhz / 1e6 | %.0f
+model.ch10_ans_mma_cycles := 2 * 16 * 8 * 8 * 4 * ceil.sms * ceil.clock_mhz \
+    / (ch10.micro.mma_tf32.tflops * 1e6) | %.1f
+model.ch10_ans_waves_1024 := 32 / ceil.sms | %.2f
+model.ch10_ans_idle_1024 := ceil.sms - 32 | %.0f
+model.ch10_ans_waves_2048 := 16 * 8 / ceil.sms | %.2f
+model.ch10_ans_waves_6144 := 48 * 24 / ceil.sms | %.1f

@@ -5,6 +5,11 @@ libs := -lcublas
 headline := 3xtf32
 sass := 3xtf32:HMMA.1688.F32.TF32 3xtf32:LDSM.16.M88.4
 lab := The 3xTF32 kernel
+lab_kernel := tf32x3_mma
 model.third_tf32_4096 := ch11.tf32.4096.tflops / 3 | %.0f
 model.x3_over_tf32 := 100 * ch11.3xtf32.4096.tflops \
     / (ch11.tf32.4096.tflops / 3) | %.0f
+model.ch11_ans_four_tflops := ch11.3xtf32.4096.tflops * 3 / 4 | %.0f
+model.ch11_ans_inst_stage := ch11.3xtf32.ncu.inst_ginst * 1e9 \
+    / (32 * 32 * 8 * 128) | %.0f
+model.ch11_ans_bsplit_pct := 100 * 128 / model.ch11_ans_inst_stage | %.0f

@@ -4,6 +4,7 @@ libs := -lcublas
 headline := smem
 sass := smem:LDS.128
 lab := Shared-memory tiled kernel
+lab_kernel := sgemm_smem
 model.ch3_lsu_tflops := 32 / 1.25 * ceil.sms * 2 * ceil.clock_mhz / 1e6
 model.ch3_pct_of_lsu := 100 * ch3.smem.4096.tflops \
                         / model.ch3_lsu_tflops | %.0f
@@ -11,3 +12,11 @@ model.ch3_wavefront_tflops := model.ch3_lsu_tflops \
                               / ch3.smem.ncu.lds_wavefronts
 model.ch3_pct_of_wavefront := 100 * ch3.smem.4096.tflops \
                               / model.ch3_wavefront_tflops | %.0f
+model.ch3_ans_t16_inst := 2 * ch3.smem.ncu.inst_per_ffma - 72 / 32 | %.2f
+model.ch3_ans_t16_tflops := ch3.smem.4096.tflops * ch3.smem.ncu.inst_per_ffma \
+                            / model.ch3_ans_t16_inst | %.1f
+model.ch3_ans_pad_tflops := ch3.smem.4096.tflops * 1.25 \
+                            * ch3.smem.ncu.lds_wavefronts / 2 | %.1f
+model.ch3_ans_dram_tbs := ch3.smem.ncu.dram_gb / ch3.smem.ncu.time_ms | %.2f
+model.ch3_ans_group_ratio := ch3.smem.ncu.dram_gb * 1e9 \
+                             / (640 * 1048576) | %.0f

@@ -3,6 +3,7 @@ needs := sm_75
 libs := -lcublas
 headline := tile2d
 lab := Blocktiling kernel body
+lab_kernel := sgemm_tile2d
 model.ch4_tile2d_block_regs := ch4.tile2d.ncu.regs_alloc \
                                * ch4.tile2d.ncu.block_size | %d
 model.ch4_tile2d_reg_blocks := int(dev.regs_per_sm \
@@ -40,3 +41,7 @@ model.work_ratio_1111 := (1111 / 1024)^3 | %.2f
 model.k_ratio_1111 := 1111 / 1024 | %.2f
 model.ch4_time_ratio_1111 := ch4.tile2d.1111.ms / ch4.tile2d.1024.ms | %.2f
 model.min_size_full_wave := 128 * int(sqrt(gpu.sms) + 0.999) | %d
+model.ch4_ans_lds_wf_x := ch4.tile2d.ncu.lds_wavefronts / 1.5 | %.1f
+model.ch4_ans_t4x4_ceiling := ceil.ffma_tflops / (1 + 1 / 8)
+model.ch4_ans_t16x8_ceiling := ceil.ffma_tflops / (1 + 3 / 64)
+model.ch4_ans_ai_over_ridge := 32 / ceil.ridge | %.1f

@@ -5,6 +5,7 @@ headline := float4
 sass := float4:LDS.128 float4:LDG.E.128 float4:STS.128 \
         float4:STG.E.128
 lab := float4 kernel
+lab_kernel := sgemm_float4
 model.pitched_copy_gb := 2 * 2 * 4097^2 * 4 / 1e9
 model.pitched_copy_ms := model.pitched_copy_gb / ceil.copy_tbs
 model.pitched_copy_pct := 100 * model.pitched_copy_ms \
@@ -14,3 +15,13 @@ model.ch6_expect_ipf := 1 + 1 / 16 + model.ch6_copy_ipf * 14 / 32 | %.2f
 model.ch6_expect_gain_pct := 100 * (ch5.remap2d.ncu.inst_per_ffma \
                              / model.ch6_expect_ipf - 1) | %.0f
 model.ch6_gain_pct := 100 * (ch6.4096.speedup - 1) | %.0f
+model.ch6_ans_pad3_tflops := ch6.float4.4096.tflops \
+    * ch5.remap2d.4097.tflops / ch5.remap2d.4096.tflops
+model.ch6_ans_pad3_gain_pct := 100 * (model.ch6_ans_pad3_tflops \
+    / ch6.float4.4097.tflops - 1) | %.0f
+model.ch6_ans_copy1111_us := 2 * 2 * 1111^2 * 4 \
+    / (ceil.copy_tbs * 1e12) * 1e6 | %.1f
+model.ch6_ans_copy1111_pct := 100 * model.ch6_ans_copy1111_us \
+    / (ch6.float4.1111.ms * 1000) | %.1f
+model.ch6_ans_padded_gain_pct := 100 * (ch6.float4.4096.ms \
+    / ch7.padded.4096.ms - 1) | %.0f

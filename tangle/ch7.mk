@@ -6,6 +6,7 @@ headline := swizzled
 sass := swizzled:LDS.128 swizzled:STS.128 swizzled:LDG.E.128 \
         padded:LDS.128
 lab := Where the swizzled kernel keeps a tile's elements
+lab_kernel := sgemm_swizzled
 model.ch6_ld_conflicts_per_lds := ch6.float4.ncu.bank_conflicts \
     / (ch6.float4.ncu.lds_ginst * 1e9) | %.1f
 model.ch6_lds_wavefronts_per_cycle := ch6.float4.ncu.lds_wavefronts \
@@ -13,3 +14,5 @@ model.ch6_lds_wavefronts_per_cycle := ch6.float4.ncu.lds_wavefronts \
     / (ch6.float4.ncu.time_ms * 1e-3 * gpu.clock_mhz * 1e6 * gpu.sms) | %.2f
 model.ch7_lds_wavefronts_per_cycle := model.ch6_lds_wavefronts_per_cycle \
     * 3 / ch6.float4.ncu.lds_wavefronts | %.2f
+model.ch7_ans_ldconf_pct := 100 * (1 - ch7.swizzled.4096.ms \
+    / ch7.padded.4096.ms) | %.0f

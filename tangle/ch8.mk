@@ -6,4 +6,5 @@ headline := warptile
 sass := warptile:LDS.128 warptile:STS.128 warptile:LDG.E.128 \
         warptile:STG.E.128
 lab := Which rows and columns of the warp tile a lane computes
+lab_kernel := sgemm_warptile
 model.ch8_ffma_share := 100 / ch8.warptile.ncu.inst_per_ffma | %.0f

@@ -9,6 +9,7 @@ sass := pipe:LDGSTS.E pipe:LDGSTS.E.BYPASS.128.ZFILL pipe:LDS.128 \
         dbuf:LDS.128 dbuf:LDG.E.128 tuned:LDS.128 tuned:LDG.E.128 \
         tuned:REDG.E.ADD.F32.FTZ.RN.STRONG.GPU
 lab := Pipelined main loop
+lab_kernel := sgemm_pipe
 model.waves_4096 := 16 * 32 / gpu.sms | %.2f
 model.waves_4097 := 17 * 33 / gpu.sms | %.2f
 model.last_4097 := 17 * 33 - int(17 * 33 / gpu.sms) * gpu.sms | %d
@@ -22,3 +23,26 @@ model.ch9_ffma_busy := ch9.tuned.ncu.issue_pct \
 model.ch9_pct_ceiling := 100 * ch9.tuned.4096.tflops / ceil.ffma_tflops | %.0f
 model.ch9_issue_bound_tflops := ceil.ffma_tflops \
     / ch8.warptile.ncu.inst_per_ffma | %.1f
+model.ch9_ans_large_overhead := ch9.tuned.ncu.inst_per_ffma \
+    - (1 + 6 / 128 + 24 / 2048) | %.2f
+model.ch9_ans_small_ipf := 1 + 3 / 32 + 12 / 512 \
+    + model.ch9_ans_large_overhead | %.2f
+model.ch9_ans_step_cycles := ch9.pipe.4096.ms * 1e-3 * gpu.clock_mhz * 1e6 \
+    / 256 / (1024 / (2 * gpu.sms)) | %.0f
+model.ch9_ans_scale_us := 2 * 1111 * 1111 * 4 / (ceil.copy_tbs * 1e12) \
+    * 1e6 | %.1f
+model.ch9_ans_scale_pct := 100 * model.ch9_ans_scale_us \
+    / (1000 * ch9.tuned.1111.ms) | %.1f
+model.ch9_ans_sk_saving_1111 := 100 * (1 - model.sk_steps_1111 / 70) | %.0f
+model.ch9_ans_last_4096 := 512 - int(512 / gpu.sms) * gpu.sms | %d
+model.ch9_ans_split_gain := (int(561 / gpu.sms) + 1) \
+    / (int(561 / gpu.sms) + 1 / model.split_4097) | %.2f
+model.ch9_ans_sk_steps_4097 := 561 * 257 / gpu.sms | %.0f
+model.ch9_ans_waves_steps_4097 := int(561 / gpu.sms) * 257 + 65 | %.0f
+model.ch9_ans_sk_mid_steps_4097 := 33 * 33 * 257 / 2 / gpu.sms | %.0f
+model.ch9_ans_sk_steps_4096 := 512 * 256 / gpu.sms | %.0f
+model.ch9_ans_waves_steps_4096 := (int(512 / gpu.sms) + 1) * 256 | %.0f
+model.ch9_ans_sk_mid_gain_4097 := 100 * (1 - model.ch9_ans_sk_mid_steps_4097 \
+    / model.ch9_ans_waves_steps_4097) | %.0f
+model.ch9_ans_sk_gain_4096 := 100 * (1 - model.ch9_ans_sk_steps_4096 \
+    / model.ch9_ans_waves_steps_4096) | %.0f

@@ -98,6 +98,12 @@ test_manifests() {
         local lab; lab=$(man "$n" lab)
         if [ -n "$lab" ] && ! grep -qxF -- "$lab" <<< "$defs"; then
             bad="$bad lab chunk <<$lab>> is not defined;"; fi
+        local lk; lk=$(man "$n" lab_kernel)
+        [ -z "$lab" ] || [ "$n" = 0 ] || [ -n "$lk" ] \
+            || bad="$bad a lab chunk but no lab_kernel;"
+        if [ -n "$lk" ] && built "$n" && ! cut -f3 "$tmp/kernels" \
+                | grep -qE "^$lk(<|\$)"; then
+            bad="$bad lab_kernel $lk runs in none of its kernels;"; fi
         [ -z "$bad" ] && ok "ch$n: its manifest is complete" \
             || fail "ch$n: its manifest is complete" "$bad"
     done
@@ -154,7 +160,8 @@ test_ptxas() {
     local bad
     bad=$(book/tools/csvq -v kernels="build/kernels-$p.tsv" -v spills=" $spills " '
         BEGIN { FS = "\t"; while ((getline l < kernels) > 0) { split(l, q, "\t")
-                if (q[3] != "-") want[q[1]] = q[3] }; FS = " " }
+                if (q[3] != "-") fn[q[3]] = q[1] }   # entries sharing a function: the last
+                for (f in fn) want[fn[f]] = f; FS = " " }
         csv_row() { next }
         { rows++; seen[F("kernel")]++
           spilled = F("spill_stores") + F("spill_loads") + F("stack_bytes") > 0
@@ -697,8 +704,8 @@ INDEX_NOT_USED=("Interpret the remaining flags:kernel"
                 "Options:kernel" "Print the header of the report:kernel"
                 "The float64 reference:brow" "harness.c:chapter"
                 "Check the shapes, or choose the default ones:gpu"
-                "ch1.mk:" "ch6.mk:")
-INDEX_USES=("Interpret one flag:read_long"
+                "ch1.mk:sgemm_coalesced" "ch6.mk:sgemm_remap2d")
+INDEX_USES=("Interpret one flag:read_long" "ch1.mk:sgemm_naive"
             "Check the shapes, or choose the default ones:check_shape")
 test_index() {
     local x bad="" chunk id
@@ -788,6 +795,51 @@ $k: the first GPU's $v1~$unit is quoted"
         || fail "the book from $other quotes its own GPU only" "$bad"
 }
 
+# Lab mode, without a GPU: make labN writes the stub once and builds it,
+# never overwrites the student's file, and ./labN says clearly that it
+# cannot grade without a GPU; every lab chapter's stub can be written.
+test_labs() {
+    local n bad="" d="$tmp/lab" rc
+    for n in $(man buildable); do
+        [ -n "$(man "$n" lab_kernel)" ] || continue
+        book/tools/labstub "$n" > "$tmp/stub.cu" 2> "$tmp/err" \
+            || { bad="$bad ch$n: $(head -1 "$tmp/err");"; continue; }
+        grep -q "Lab: write the body of this kernel" "$tmp/stub.cu" \
+            || bad="$bad ch$n: no Lab comment;"
+        [ "$(grep -c ';' "$tmp/stub.cu")" -lt "$(grep -c ';' "tangle/ch$n.cu")" ] \
+            || bad="$bad ch$n: the kernel's body is still there;"
+    done
+    [ -z "$bad" ] && ok "every lab's stub can be written from tangle/" \
+        || fail "every lab's stub can be written from tangle/" "$bad"
+    n=2
+    [ -n "$(man $n lab_kernel)" ] && built $n || { skip "lab$n: chapter $n has no lab here"; return; }
+    local had=no; [ -e lab$n ] && had=yes
+    rm -rf "$d"
+    if make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1 && [ -f "$d/ch$n.cu" ] \
+        && [ -x build/lab/ch$n ] && [ -x lab$n ] \
+        && grep -q "Lab: write the body" "$d/ch$n.cu"
+    then ok "make lab$n writes lab/ch$n.cu and builds it"
+    else fail "make lab$n writes lab/ch$n.cu and builds it" "$(tail -3 "$tmp/out")"; fi
+    echo "/* the student's line */" >> "$d/ch$n.cu"
+    make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1
+    if grep -q "the student's line" "$d/ch$n.cu"
+    then ok "make lab$n never overwrites the student's file"
+    else fail "make lab$n never overwrites the student's file"; fi
+    if ! have_gpu; then
+        ./lab$n > "$tmp/out" 2>&1; rc=$?
+        if [ $rc = 3 ] && [ "$(wc -l < "$tmp/out")" = 1 ] \
+            && grep -q "^lab$n: cannot grade here: .*no CUDA GPU" "$tmp/out"
+        then ok "./lab$n without a GPU: one clear line and exit 3"
+        else fail "./lab$n without a GPU: one clear line and exit 3" "exit $rc: $(cat "$tmp/out")"; fi
+    fi
+    ./lab$n --size x > "$tmp/out" 2>&1; rc=$?
+    if [ $rc = 2 ] && [ "$(wc -l < "$tmp/out")" = 1 ]
+    then ok "./lab$n with bad input: one line and exit 2"
+    else fail "./lab$n with bad input: one line and exit 2" "exit $rc: $(cat "$tmp/out")"; fi
+    [ $had = yes ] || rm -f lab$n
+    rm -rf build/lab/ch$n build/lab/ch$n.*
+}
+
 cpu_tests() {
     want manifests && test_manifests
     want compile && test_compile
@@ -797,6 +849,7 @@ cpu_tests() {
     want cli && { have_gpu || test_no_gpu; }
     want cli && test_micro_cli
     want cli && { have_gpu || test_micro_no_gpu; }
+    want labs && test_labs
     want results && test_results
     want results && test_models
     want results && test_gpu_figures

@@ -1,13 +1,8 @@
 # The tests that need a GPU: every kernel verified at awkward shapes, and
 # clean under compute-sanitizer's four tools.  Sourced by tests/run.
 
-# Shapes: 1x1x1, sizes that are not multiples of any tile (primes,
-# tile+1), long thin and short wide ones, K much larger than M and N.
-GPU_SHAPES="1x1x1 1x1x300 2x3x4 31x33x17 33x31x65 127x129x1
-            257x255x513 1000x3x70 3x1000x70 129x127x1031 513x67x2
-            127x131x67 256x256x256 130x259x131"
-# Two awkward shapes for the sanitizers, which are slow.
-SANITIZER_SHAPES="67x45x33 130x77x131"
+# The shapes (GPU_SHAPES, SANITIZER_SHAPES), shared with the lab grader.
+. book/tools/shapes
 SANITIZERS="memcheck racecheck synccheck initcheck"
 
 run_shape() {   # program MxNxK extra-options
@@ -48,6 +43,45 @@ gpu_tests() {
         done
     done
     gpu_micro_tests
+    gpu_lab_tests
+}
+
+# Grading a lab (chapter 2's): the untouched stub fails with exit 1, the
+# chapter's own kernel pasted in passes, and a kernel that forgets the
+# block's row offset passes the small shapes and fails at the first shape
+# taller than a block, which the hint names.
+gpu_lab_tests() {
+    local n=2 d="$tmp/glab" rc
+    if ! built $n || [ -z "$(man $n lab_kernel)" ]; then
+        skip "lab$n: chapter $n has no lab here"; return; fi
+    local had=no; [ -e lab$n ] && had=yes
+    rm -rf "$d"
+    make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1 \
+        || { fail "lab$n: make builds the stub" "$(tail -3 "$tmp/out")"; return; }
+    ./lab$n > "$tmp/out" 2>&1; rc=$?
+    if [ $rc = 1 ] && tail -1 "$tmp/out" | grep -q "^lab$n: WRONG"
+    then ok "lab$n: the untouched stub fails grading (exit 1)"
+    else fail "lab$n: the untouched stub fails grading (exit 1)" "exit $rc: $(tail -2 "$tmp/out")"; fi
+    cp tangle/ch$n.cu "$d/ch$n.cu"
+    make -s LAB_DIR="$d" lab$n > /dev/null 2>&1
+    ./lab$n > "$tmp/out" 2>&1; rc=$?
+    if [ $rc = 0 ] && tail -1 "$tmp/out" | grep -q "^lab$n: correct"
+    then ok "lab$n: the chapter's own kernel passes: $(tail -1 "$tmp/out")"
+    else fail "lab$n: the chapter's own kernel passes" "exit $rc: $(tail -2 "$tmp/out")"; fi
+    sed 's/int row = blockIdx.y \* blockDim.y + threadIdx.y;/int row = threadIdx.y;/' \
+        tangle/ch$n.cu > "$d/ch$n.cu"
+    if ! grep -q "int row = threadIdx.y;" "$d/ch$n.cu"; then
+        fail "lab$n: a wrong edge case fails at the shape that exposes it" "could not plant the bug"
+    else
+        make -s LAB_DIR="$d" lab$n > /dev/null 2>&1
+        ./lab$n > "$tmp/out" 2>&1; rc=$?
+        if [ $rc = 1 ] && grep -q "^lab$n: hint: the first failing shape is 33x31x65" "$tmp/out"
+        then ok "lab$n: a wrong edge case fails at the shape that exposes it"
+        else fail "lab$n: a wrong edge case fails at the shape that exposes it" \
+                  "exit $rc: $(cat "$tmp/out")"; fi
+    fi
+    [ $had = yes ] || rm -f lab$n
+    rm -rf build/lab/ch$n build/lab/ch$n.*
 }
 
 # A chapter's microbenchmark runs, and ./P --csv gives one row per

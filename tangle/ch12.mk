@@ -1,0 +1,9 @@
+programs := ch12
+extra_runs := --size 8192
+needs := sm_90a
+libs := -lcublas
+headline := bf16
+sass := bf16:HGMMA.64x128x16.F32.BF16 tf32:HGMMA.64x128x8.F32.TF32 \
+        3xtf32:HGMMA.64x128x8.F32.TF32
+lab := The Hopper kernel
+lab_kernel := hopper_gemm
