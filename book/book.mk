@@ -22,11 +22,13 @@ BOOK_CSV      := $(if $(strip $(RESULTS)),$(wildcard $(RESULTS)/*.csv))
 BOOK_FACTS    ?= $(PROGRAM_FACTS)
 BOOK_CU       := $(wildcard tangle/*.cu tangle/*.c tangle/*.h)
 # Figures: figures/fig-NAME.tex plus the generated charts (progress,
-# roofline, and the tuning sweep of a chapter that measured one).
+# roofline, the tuning sweep of a chapter that measured one, and the
+# timeline of a chapter that traces its steps: manifest field events).
 BOOK_FIGS     := $(patsubst figures/%.tex,build/fig/%,$(wildcard figures/fig-*.tex)) \
                  build/fig/progress build/fig/roofline \
                  $(foreach n,$(CHAPTERS),$(if $(strip $(RESULTS)),$(if \
-                   $(wildcard $(RESULTS)/sweep-ch$(n).csv),build/fig/sweep-ch$(n))))
+                   $(wildcard $(RESULTS)/sweep-ch$(n).csv),build/fig/sweep-ch$(n)))) \
+                 $(foreach n,$(CHAPTERS),$(if $(strip $(ch$(n).events)),build/fig/timeline-ch$(n)))
 # The chapters' LaTeX, or with -backend cat noweb's token stream for the
 # HTML book: noweb's noweave pipeline with the book's own filters.
 BOOK_NOWEAVE  := book/tools/weave
@@ -45,7 +47,7 @@ book-html: build/book.html
 # key<TAB>value file plus build/res/*.tex (tables, chart, \R definitions).
 # The directory itself is a prerequisite so that a removed CSV is noticed.
 build/results.keys: book/tools/results book/tools/more-keys book/tools/roofline \
-    book/tools/sweep-table \
+    book/tools/sweep-table book/tools/timeline \
     book/tools/sass-excerpt book/tools/models book/tools/csv.awk book/tools/chart.awk \
     build/manifest.tsv \
     build/res/config $(BOOK_CSV) $(BOOK_FACTS) \
@@ -85,6 +87,9 @@ build/fig/roofline.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
 # A chapter's tuning sweep as a chart (book/tools/sweep-table).
 build/fig/sweep-ch%.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
 	$(call book-fig,build/res/sweep-ch$*-plot.tex)
+# A chapter's trace of timed steps (book/tools/timeline).
+build/fig/timeline-ch%.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
+	$(call book-fig,build/res/timeline-ch$*-plot.tex)
 # The SVG asks for 1.55 times the PDF's size, so that the smallest labels
 # (5 pt) show at 10 px in the HTML book (book/tools/svgscale).
 build/fig/%.svg: build/fig/%.pdf book/tools/svgscale | $(TOOLS_STAMP)

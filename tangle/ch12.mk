@@ -1,5 +1,5 @@
 programs := ch12
-extra_runs := --size 8192
+extra_runs := --size 8192 -m 4097 -n 4095 -k 4093
 needs := sm_90a
 libs := -lcublas
 headline := bf16

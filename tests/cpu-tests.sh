@@ -336,22 +336,44 @@ test_sweep() {   # chapter program hash
 }
 
 # A chapter's microbenchmark measured on the code in tangle/: rows with a
-# name and a rate, each with the chapter's code hash.
+# name and a rate (tflops) or a time (ms), none failing its check, each
+# with the chapter's code hash.
 test_micro_results() {   # chapter
     local f=$RESULTS/micro-ch$1.csv bad
     [ -f "$f" ] || { fail "ch$1: the microbenchmark's results exist" "$f missing"; return; }
     bad=$(book/tools/csvq -v hash="$(book/tools/codehash "$1")" '
         csv_row() { for (c in want) if (!has_col(c)) print "no column " c; next }
-        BEGIN { split("name tflops tflops_min tflops_max runs code_hash", w, " ")
+        BEGIN { split("name runs code_hash", w, " ")
                 for (i in w) want[w[i]] = 1 }
         { rows++
           if (F("name") == "") print "row " FNR ": no name"
-          if (!(F("tflops") + 0 > 0)) print "row " FNR ": tflops " F("tflops")
+          v = has_col("tflops") ? F("tflops") : F("ms")
+          if (!(v + 0 > 0)) print "row " FNR ": no rate or time: " v
+          if (has_col("check") && F("check") == "FAIL") print "row " FNR ": check FAIL"
           if (F("code_hash") != hash) print "row " FNR ": stale (code hash " \
               F("code_hash") ", code is " hash ")" }
         END { if (!rows) print "no rows" }' "$f")
     [ -z "$bad" ] && ok "ch$1: the microbenchmark's results exist and are fresh" \
         || fail "ch$1: the microbenchmark's results exist and are fresh" "$bad"
+}
+
+# A chapter's trace of timed steps (its manifest's field events), which the
+# book draws as a timeline: every step has a flow and a lane, and ends
+# after it starts.
+test_events() {   # chapter
+    local f=$RESULTS/events-ch$1.csv bad
+    [ -f "$f" ] || { fail "ch$1: the trace exists" "$f missing"; return; }
+    bad=$(book/tools/csvq '
+        csv_row() { for (c in want) if (!has_col(c)) print "no column " c; next }
+        BEGIN { split("flow lane panel start_ms end_ms", w, " ")
+                for (i in w) want[w[i]] = 1 }
+        { rows++
+          if (F("flow") == "" || F("lane") == "") print "row " FNR ": no flow or lane"
+          if (!(F("start_ms") + 0 >= 0 && F("end_ms") + 0 >= F("start_ms") + 0))
+              print "row " FNR ": from " F("start_ms") " to " F("end_ms") " ms" }
+        END { if (rows < 2) print "fewer than two steps" }' "$f")
+    [ -z "$bad" ] && ok "ch$1: the trace exists, each step ending after it starts" \
+        || fail "ch$1: the trace exists, each step ending after it starts" "$bad"
 }
 
 test_results() {
@@ -362,6 +384,7 @@ test_results() {
     fi
     for n in $CHAPTERS; do
         [ -n "$(micro_of "$n")" ] && test_micro_results "$n"
+        [ -n "$(man "$n" events)" ] && test_events "$n"
         f=$RESULTS/ch$n.csv
         [ -f "$f" ] || { fail "ch$n: results exist" "$f missing"; continue; }
         hash=$(book/tools/codehash "$n")
@@ -629,10 +652,14 @@ check_command() {
     n=$(program_chapter "$p")
     if [ -z "$n" ]; then echo "$cmd: no chapter has a program $p"; return; fi
     if [[ " $(man "$n" micro) " == *" $p "* ]]; then
-        # a microbenchmark has no --parse-only: it knows --csv and --help
+        # a microbenchmark has no --parse-only: it knows --csv and --help,
+        # and the arguments of the chapter's trace (field events) if the
+        # trace is its own
+        local ev; ev=$(man "$n" events)
         case "${words[*]:1}" in
         ""|--csv|--help) ;;
-        *) echo "$cmd: $p takes only --csv or --help" ;;
+        *) [ "${ev%% *}" = "$p" ] && [ "${ev#* }" = "${words[*]:1}" ] \
+               || echo "$cmd: $p takes only --csv or --help${ev:+ (or what events gives it)}" ;;
         esac
         return 0
     fi

@@ -1,0 +1,15 @@
+programs := ch13
+micro := ch13job
+events := ch13job --events
+needs := sm_80
+libs := -lcublas -lpthread
+headline := overlap
+model.copies_1024_ms := 8 * 1024^2 / ch13.micro.h2d_pinned.gbs / 1e6 \
+    + 4 * 1024^2 / ch13.micro.d2h_pinned.gbs / 1e6 | %.2f
+model.copies_4096_ms := 8 * 4096^2 / ch13.micro.h2d_pinned.gbs / 1e6 \
+    + 4 * 4096^2 / ch13.micro.d2h_pinned.gbs / 1e6 | %.2f
+model.serial_model_4096_ms := model.copies_4096_ms + ch13.kernel.4096.ms | %.2f
+model.overlap_vs_copies_4096 := ch13.overlap.4096.ms / model.copies_4096_ms | %.2f
+model.naive_vs_pinned_4096 := ch13.naive.4096.ms / ch13.pinned.4096.ms | %.1f
+model.naive_vs_best_1024 := ch13.naive.1024.ms / ch13.overlap.1024.ms | %.1f
+model.kernel_eighth_4096_ms := ch13.kernel.4096.ms / 8 | %.2f
