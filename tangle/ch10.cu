@@ -131,7 +131,7 @@ tf32_mma(int m, int n, int k, float alpha,
          const float *a, int lda, const float *b, int ldb,
          float beta, float *c, int ldc)
 {
-    enum { BK = 32 };
+    enum { BK = 32, PARTS = BK / 8 };
     extern __shared__ __align__(16) float smem[];
     float *apipe = smem, *bpipe = smem + STAGES * BM * BK;
     enum { NT = BM / WM * (BN / WN) * 32 };
@@ -145,73 +145,50 @@ tf32_mma(int m, int n, int k, float alpha,
                   && (BM * BK / 4) % NT == 0 && (BK * BN / 4) % NT == 0,
                   "TF32 tile sizes");
     static_assert(ROUND != 3 || BT, "the pre-pass rounds A only with B");
+    enum { AROWS = NT / (BK / 4) };
+    static_assert(AROWS % 8 == 0, "copies keep one swizzle");
+    const float *ga = a + (size_t)(row0 + tid / (BK / 4)) * lda
+                      + 4 * (tid % (BK / 4));
+    const float *gb = b + (size_t)(col0 + tid / (BK / 4)) * ldb
+                      + 4 * (tid % (BK / 4));
+    float *sa = TA(0, tid / (BK / 4), tid % (BK / 4));
+    float *sb = TBT(0, tid / (BK / 4), tid % (BK / 4));
+    int kq = k - 4 * (tid % (BK / 4));     /* floats left in my column */
+    int aoff[PARTS], boff[PARTS];
     #pragma unroll
-    for (int s = 0; s < STAGES - 1; s++) {
-        int t = s * BK;
-        if (s < steps) {
-            if (VEC == 4 && inside && t + BK <= k) {
-                #pragma unroll
-                for (int i = 0; i < BM * BK / 4 / NT; i++) {
-                    int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
-                    cp_async(TA(s, r, q), &a[(row0 + r) * lda + t + 4 * q], 16, 16);
-                }
-                #pragma unroll
-                for (int i = 0; i < BK * BN / 4 / NT; i++)
-                    if (BT) {
-                        int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
-                        cp_async(TBT(s, r, q), &b[(col0 + r) * ldb + t + 4 * q], 16, 16);
-                    } else {
-                        int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4);
-                        cp_async(TB(s, r, q), &b[(t + r) * ldb + col0 + 4 * q], 16, 16);
-                    }
-            } else {
-                #pragma unroll
-                for (int i = 0; i < BM * BK / 4 / NT; i++) {
-                    int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
-                    copy4<VEC>(TA(s, r, q), a, lda, row0 + r, t + 4 * q, m, k);
-                }
-                #pragma unroll
-                for (int i = 0; i < BK * BN / 4 / NT; i++)
-                    if (BT) {
-                        int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
-                        copy4<VEC>(TBT(s, r, q), b, ldb, col0 + r, t + 4 * q, n, k);
-                    } else {
-                        int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4);
-                        copy4<VEC>(TB(s, r, q), b, ldb, t + r, col0 + 4 * q, k, n);
-                    }
-            }
-        }
-        cp_async_commit();
+    for (int j = 0; j < PARTS; j++) {
+        aoff[j] = TA(0, wrow + lane / 8 % 2 * 8 + lane % 8, 2 * j + lane / 16)
+                  - apipe;
+        boff[j] = TBT(0, wcol + lane / 16 * 8 + lane % 8, 2 * j + lane / 8 % 2)
+                  - bpipe;
     }
-    for (int step = 0; step < steps; step++) {
-        cp_async_wait<STAGES - 2>();
-        __syncthreads();
-        {
-            int s = (step + STAGES - 1) % STAGES, t = (step + STAGES - 1) * BK;
-            if (step + STAGES - 1 < steps) {
-                if (VEC == 4 && inside && t + BK <= k) {
+    if (VEC == 4 && BT && inside) {
+        const int fast = 1;
+        unsigned af[2][WM / 16][4], bf[2][WN / 8][2];
+        #pragma unroll
+        for (int s = 0; s < STAGES - 1; s++) {
+            int t = s * BK;
+            #pragma unroll
+            for (int p = 0; p < PARTS; p++) {
+                if (fast) {
+                    int in = kq - t < 0 ? 0 : kq - t > 4 ? 4 : kq - t;
+                    int from = in ? t : 0;
                     #pragma unroll
-                    for (int i = 0; i < BM * BK / 4 / NT; i++) {
-                        int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
-                        cp_async(TA(s, r, q), &a[(row0 + r) * lda + t + 4 * q], 16, 16);
-                    }
+                    for (int i = p; i < BM * BK / 4 / NT; i += PARTS)
+                        cp_async(sa + (s * BM + i * AROWS) * BK,
+                                 ga + (size_t)i * AROWS * lda + from, 16, 4 * in);
                     #pragma unroll
-                    for (int i = 0; i < BK * BN / 4 / NT; i++)
-                        if (BT) {
-                            int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
-                            cp_async(TBT(s, r, q), &b[(col0 + r) * ldb + t + 4 * q], 16, 16);
-                        } else {
-                            int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4);
-                            cp_async(TB(s, r, q), &b[(t + r) * ldb + col0 + 4 * q], 16, 16);
-                        }
-                } else {
+                    for (int i = p; i < BK * BN / 4 / NT; i += PARTS)
+                        cp_async(sb + (s * BN + i * AROWS) * BK,
+                                 gb + (size_t)i * AROWS * ldb + from, 16, 4 * in);
+                } else if (t < k) {
                     #pragma unroll
-                    for (int i = 0; i < BM * BK / 4 / NT; i++) {
+                    for (int i = p; i < BM * BK / 4 / NT; i += PARTS) {
                         int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
                         copy4<VEC>(TA(s, r, q), a, lda, row0 + r, t + 4 * q, m, k);
                     }
                     #pragma unroll
-                    for (int i = 0; i < BK * BN / 4 / NT; i++)
+                    for (int i = p; i < BK * BN / 4 / NT; i += PARTS)
                         if (BT) {
                             int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
                             copy4<VEC>(TBT(s, r, q), b, ldb, col0 + r, t + 4 * q, n, k);
@@ -223,43 +200,309 @@ tf32_mma(int m, int n, int k, float alpha,
             }
             cp_async_commit();
         }
-        int s = step % STAGES;
-        #pragma unroll
-        for (int kk = 0; kk < BK; kk += 8) {
-            unsigned af[WM / 16][4], bf[WN / 8][2];
+        cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        {
+            const int s = 0, kk = 0, buf = 0;
             #pragma unroll
             for (int mi = 0; mi < WM / 16; mi++) {
-                int r = wrow + mi * 16 + lane / 8 % 2 * 8 + lane % 8;
-                ldmatrix_x4(af[mi], TA(s, r, kk / 4 + lane / 16));
+                ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 8] + mi * 16 * BK);
                 #pragma unroll
                 for (int e = 0; e < 4; e++)
-                    af[mi][e] = rounded<ROUND>(af[mi][e]);
+                    af[buf][mi][e] = rounded<ROUND>(af[buf][mi][e]);
             }
             #pragma unroll
             for (int ni = 0; ni < WN / 8; ni += 2)
                 if (BT) {
                     unsigned r4[4];
-                    int r = wcol + ni * 8 + lane / 16 * 8 + lane % 8;
-                    ldmatrix_x4(r4, TBT(s, r, kk / 4 + lane / 8 % 2));
-                    bf[ni][0] = r4[0];
-                    bf[ni][1] = r4[1];
-                    bf[ni + 1][0] = r4[2];
-                    bf[ni + 1][1] = r4[3];
+                    ldmatrix_x4(r4, bpipe + s * BN * BK + boff[kk / 8] + ni * 8 * BK);
+                    bf[buf][ni][0] = r4[0];
+                    bf[buf][ni][1] = r4[1];
+                    bf[buf][ni + 1][0] = r4[2];
+                    bf[buf][ni + 1][1] = r4[3];
                 } else {
                     #pragma unroll
                     for (int j = 0; j < 2; j++) {
                         int c = wcol + (ni + j) * 8 + lane / 4;
-                        bf[ni + j][0] = rounded<ROUND>(
+                        bf[buf][ni + j][0] = rounded<ROUND>(
                             __float_as_uint(TB(s, kk + lane % 4, c / 4)[c % 4]));
-                        bf[ni + j][1] = rounded<ROUND>(
+                        bf[buf][ni + j][1] = rounded<ROUND>(
                             __float_as_uint(TB(s, kk + lane % 4 + 4, c / 4)[c % 4]));
                     }
                 }
+        }
+        for (int step = 0; step < steps; step++) {
+            int s = step % STAGES;
             #pragma unroll
-            for (int mi = 0; mi < WM / 16; mi++)
+            for (int p = 0; p < PARTS; p++) {
+                {
+                    int s = (step + STAGES - 1) % STAGES, t = (step + STAGES - 1) * BK;
+                    if (fast) {
+                        int in = kq - t < 0 ? 0 : kq - t > 4 ? 4 : kq - t;
+                        int from = in ? t : 0;
+                        #pragma unroll
+                        for (int i = p; i < BM * BK / 4 / NT; i += PARTS)
+                            cp_async(sa + (s * BM + i * AROWS) * BK,
+                                     ga + (size_t)i * AROWS * lda + from, 16, 4 * in);
+                        #pragma unroll
+                        for (int i = p; i < BK * BN / 4 / NT; i += PARTS)
+                            cp_async(sb + (s * BN + i * AROWS) * BK,
+                                     gb + (size_t)i * AROWS * ldb + from, 16, 4 * in);
+                    } else if (t < k) {
+                        #pragma unroll
+                        for (int i = p; i < BM * BK / 4 / NT; i += PARTS) {
+                            int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
+                            copy4<VEC>(TA(s, r, q), a, lda, row0 + r, t + 4 * q, m, k);
+                        }
+                        #pragma unroll
+                        for (int i = p; i < BK * BN / 4 / NT; i += PARTS)
+                            if (BT) {
+                                int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
+                                copy4<VEC>(TBT(s, r, q), b, ldb, col0 + r, t + 4 * q, n, k);
+                            } else {
+                                int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4);
+                                copy4<VEC>(TB(s, r, q), b, ldb, t + r, col0 + 4 * q, k, n);
+                            }
+                    }
+                }
+                if (p == PARTS - 1) {
+                    cp_async_commit();
+                    cp_async_wait<STAGES - 2>();
+                    __syncthreads();
+                    const int s = (step + 1) % STAGES, kk = 0, buf = (p + 1) % 2;
+                    #pragma unroll
+                    for (int mi = 0; mi < WM / 16; mi++) {
+                        ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 8] + mi * 16 * BK);
+                        #pragma unroll
+                        for (int e = 0; e < 4; e++)
+                            af[buf][mi][e] = rounded<ROUND>(af[buf][mi][e]);
+                    }
+                    #pragma unroll
+                    for (int ni = 0; ni < WN / 8; ni += 2)
+                        if (BT) {
+                            unsigned r4[4];
+                            ldmatrix_x4(r4, bpipe + s * BN * BK + boff[kk / 8] + ni * 8 * BK);
+                            bf[buf][ni][0] = r4[0];
+                            bf[buf][ni][1] = r4[1];
+                            bf[buf][ni + 1][0] = r4[2];
+                            bf[buf][ni + 1][1] = r4[3];
+                        } else {
+                            #pragma unroll
+                            for (int j = 0; j < 2; j++) {
+                                int c = wcol + (ni + j) * 8 + lane / 4;
+                                bf[buf][ni + j][0] = rounded<ROUND>(
+                                    __float_as_uint(TB(s, kk + lane % 4, c / 4)[c % 4]));
+                                bf[buf][ni + j][1] = rounded<ROUND>(
+                                    __float_as_uint(TB(s, kk + lane % 4 + 4, c / 4)[c % 4]));
+                            }
+                        }
+                } else {
+                    const int kk = (p + 1) * 8, buf = (p + 1) % 2;
+                    #pragma unroll
+                    for (int mi = 0; mi < WM / 16; mi++) {
+                        ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 8] + mi * 16 * BK);
+                        #pragma unroll
+                        for (int e = 0; e < 4; e++)
+                            af[buf][mi][e] = rounded<ROUND>(af[buf][mi][e]);
+                    }
+                    #pragma unroll
+                    for (int ni = 0; ni < WN / 8; ni += 2)
+                        if (BT) {
+                            unsigned r4[4];
+                            ldmatrix_x4(r4, bpipe + s * BN * BK + boff[kk / 8] + ni * 8 * BK);
+                            bf[buf][ni][0] = r4[0];
+                            bf[buf][ni][1] = r4[1];
+                            bf[buf][ni + 1][0] = r4[2];
+                            bf[buf][ni + 1][1] = r4[3];
+                        } else {
+                            #pragma unroll
+                            for (int j = 0; j < 2; j++) {
+                                int c = wcol + (ni + j) * 8 + lane / 4;
+                                bf[buf][ni + j][0] = rounded<ROUND>(
+                                    __float_as_uint(TB(s, kk + lane % 4, c / 4)[c % 4]));
+                                bf[buf][ni + j][1] = rounded<ROUND>(
+                                    __float_as_uint(TB(s, kk + lane % 4 + 4, c / 4)[c % 4]));
+                            }
+                        }
+                }
+                const int buf = p % 2;
                 #pragma unroll
-                for (int ni = 0; ni < WN / 8; ni++)
-                    mma_tf32(acc[mi][ni], af[mi], bf[ni]);
+                for (int mi = 0; mi < WM / 16; mi++)
+                    #pragma unroll
+                    for (int ni = 0; ni < WN / 8; ni++)
+                        mma_tf32(acc[mi][ni], af[buf][mi], bf[buf][ni]);
+            }
+        }
+    } else {
+        const int fast = 0;
+        unsigned af[2][WM / 16][4], bf[2][WN / 8][2];
+        #pragma unroll
+        for (int s = 0; s < STAGES - 1; s++) {
+            int t = s * BK;
+            #pragma unroll
+            for (int p = 0; p < PARTS; p++) {
+                if (fast) {
+                    int in = kq - t < 0 ? 0 : kq - t > 4 ? 4 : kq - t;
+                    int from = in ? t : 0;
+                    #pragma unroll
+                    for (int i = p; i < BM * BK / 4 / NT; i += PARTS)
+                        cp_async(sa + (s * BM + i * AROWS) * BK,
+                                 ga + (size_t)i * AROWS * lda + from, 16, 4 * in);
+                    #pragma unroll
+                    for (int i = p; i < BK * BN / 4 / NT; i += PARTS)
+                        cp_async(sb + (s * BN + i * AROWS) * BK,
+                                 gb + (size_t)i * AROWS * ldb + from, 16, 4 * in);
+                } else if (t < k) {
+                    #pragma unroll
+                    for (int i = p; i < BM * BK / 4 / NT; i += PARTS) {
+                        int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
+                        copy4<VEC>(TA(s, r, q), a, lda, row0 + r, t + 4 * q, m, k);
+                    }
+                    #pragma unroll
+                    for (int i = p; i < BK * BN / 4 / NT; i += PARTS)
+                        if (BT) {
+                            int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
+                            copy4<VEC>(TBT(s, r, q), b, ldb, col0 + r, t + 4 * q, n, k);
+                        } else {
+                            int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4);
+                            copy4<VEC>(TB(s, r, q), b, ldb, t + r, col0 + 4 * q, k, n);
+                        }
+                }
+            }
+            cp_async_commit();
+        }
+        cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        {
+            const int s = 0, kk = 0, buf = 0;
+            #pragma unroll
+            for (int mi = 0; mi < WM / 16; mi++) {
+                ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 8] + mi * 16 * BK);
+                #pragma unroll
+                for (int e = 0; e < 4; e++)
+                    af[buf][mi][e] = rounded<ROUND>(af[buf][mi][e]);
+            }
+            #pragma unroll
+            for (int ni = 0; ni < WN / 8; ni += 2)
+                if (BT) {
+                    unsigned r4[4];
+                    ldmatrix_x4(r4, bpipe + s * BN * BK + boff[kk / 8] + ni * 8 * BK);
+                    bf[buf][ni][0] = r4[0];
+                    bf[buf][ni][1] = r4[1];
+                    bf[buf][ni + 1][0] = r4[2];
+                    bf[buf][ni + 1][1] = r4[3];
+                } else {
+                    #pragma unroll
+                    for (int j = 0; j < 2; j++) {
+                        int c = wcol + (ni + j) * 8 + lane / 4;
+                        bf[buf][ni + j][0] = rounded<ROUND>(
+                            __float_as_uint(TB(s, kk + lane % 4, c / 4)[c % 4]));
+                        bf[buf][ni + j][1] = rounded<ROUND>(
+                            __float_as_uint(TB(s, kk + lane % 4 + 4, c / 4)[c % 4]));
+                    }
+                }
+        }
+        for (int step = 0; step < steps; step++) {
+            int s = step % STAGES;
+            #pragma unroll
+            for (int p = 0; p < PARTS; p++) {
+                {
+                    int s = (step + STAGES - 1) % STAGES, t = (step + STAGES - 1) * BK;
+                    if (fast) {
+                        int in = kq - t < 0 ? 0 : kq - t > 4 ? 4 : kq - t;
+                        int from = in ? t : 0;
+                        #pragma unroll
+                        for (int i = p; i < BM * BK / 4 / NT; i += PARTS)
+                            cp_async(sa + (s * BM + i * AROWS) * BK,
+                                     ga + (size_t)i * AROWS * lda + from, 16, 4 * in);
+                        #pragma unroll
+                        for (int i = p; i < BK * BN / 4 / NT; i += PARTS)
+                            cp_async(sb + (s * BN + i * AROWS) * BK,
+                                     gb + (size_t)i * AROWS * ldb + from, 16, 4 * in);
+                    } else if (t < k) {
+                        #pragma unroll
+                        for (int i = p; i < BM * BK / 4 / NT; i += PARTS) {
+                            int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
+                            copy4<VEC>(TA(s, r, q), a, lda, row0 + r, t + 4 * q, m, k);
+                        }
+                        #pragma unroll
+                        for (int i = p; i < BK * BN / 4 / NT; i += PARTS)
+                            if (BT) {
+                                int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
+                                copy4<VEC>(TBT(s, r, q), b, ldb, col0 + r, t + 4 * q, n, k);
+                            } else {
+                                int f = i * NT + tid, r = f / (BN / 4), q = f % (BN / 4);
+                                copy4<VEC>(TB(s, r, q), b, ldb, t + r, col0 + 4 * q, k, n);
+                            }
+                    }
+                }
+                if (p == PARTS - 1) {
+                    cp_async_commit();
+                    cp_async_wait<STAGES - 2>();
+                    __syncthreads();
+                    const int s = (step + 1) % STAGES, kk = 0, buf = (p + 1) % 2;
+                    #pragma unroll
+                    for (int mi = 0; mi < WM / 16; mi++) {
+                        ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 8] + mi * 16 * BK);
+                        #pragma unroll
+                        for (int e = 0; e < 4; e++)
+                            af[buf][mi][e] = rounded<ROUND>(af[buf][mi][e]);
+                    }
+                    #pragma unroll
+                    for (int ni = 0; ni < WN / 8; ni += 2)
+                        if (BT) {
+                            unsigned r4[4];
+                            ldmatrix_x4(r4, bpipe + s * BN * BK + boff[kk / 8] + ni * 8 * BK);
+                            bf[buf][ni][0] = r4[0];
+                            bf[buf][ni][1] = r4[1];
+                            bf[buf][ni + 1][0] = r4[2];
+                            bf[buf][ni + 1][1] = r4[3];
+                        } else {
+                            #pragma unroll
+                            for (int j = 0; j < 2; j++) {
+                                int c = wcol + (ni + j) * 8 + lane / 4;
+                                bf[buf][ni + j][0] = rounded<ROUND>(
+                                    __float_as_uint(TB(s, kk + lane % 4, c / 4)[c % 4]));
+                                bf[buf][ni + j][1] = rounded<ROUND>(
+                                    __float_as_uint(TB(s, kk + lane % 4 + 4, c / 4)[c % 4]));
+                            }
+                        }
+                } else {
+                    const int kk = (p + 1) * 8, buf = (p + 1) % 2;
+                    #pragma unroll
+                    for (int mi = 0; mi < WM / 16; mi++) {
+                        ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 8] + mi * 16 * BK);
+                        #pragma unroll
+                        for (int e = 0; e < 4; e++)
+                            af[buf][mi][e] = rounded<ROUND>(af[buf][mi][e]);
+                    }
+                    #pragma unroll
+                    for (int ni = 0; ni < WN / 8; ni += 2)
+                        if (BT) {
+                            unsigned r4[4];
+                            ldmatrix_x4(r4, bpipe + s * BN * BK + boff[kk / 8] + ni * 8 * BK);
+                            bf[buf][ni][0] = r4[0];
+                            bf[buf][ni][1] = r4[1];
+                            bf[buf][ni + 1][0] = r4[2];
+                            bf[buf][ni + 1][1] = r4[3];
+                        } else {
+                            #pragma unroll
+                            for (int j = 0; j < 2; j++) {
+                                int c = wcol + (ni + j) * 8 + lane / 4;
+                                bf[buf][ni + j][0] = rounded<ROUND>(
+                                    __float_as_uint(TB(s, kk + lane % 4, c / 4)[c % 4]));
+                                bf[buf][ni + j][1] = rounded<ROUND>(
+                                    __float_as_uint(TB(s, kk + lane % 4 + 4, c / 4)[c % 4]));
+                            }
+                        }
+                }
+                const int buf = p % 2;
+                #pragma unroll
+                for (int mi = 0; mi < WM / 16; mi++)
+                    #pragma unroll
+                    for (int ni = 0; ni < WN / 8; ni++)
+                        mma_tf32(acc[mi][ni], af[buf][mi], bf[buf][ni]);
+            }
         }
     }
     #pragma unroll
@@ -413,7 +656,7 @@ __global__ void __launch_bounds__(BM / WM * (BN / WN) * 32, MINB)
 bf16_mma(int m, int n, int k, float alpha, const bf16_bits *a, int lda,
          const bf16_bits *b, int ldb, float beta, float *c, int ldc)
 {
-    enum { BK = 64 };
+    enum { BK = 64, PARTS = BK / 16 };
     extern __shared__ __align__(16) bf16_bits hmem[];
     bf16_bits *apipe = hmem, *bpipe = hmem + STAGES * BM * BK;
     enum { NT = BM / WM * (BN / WN) * 32 };
@@ -426,67 +669,281 @@ bf16_mma(int m, int n, int k, float alpha, const bf16_bits *a, int lda,
     static_assert(BN % 64 == 0 && WM % 16 == 0 && WN % 16 == 0
                   && (BM * BK / 8) % NT == 0 && (BK * BN / 8) % NT == 0,
                   "BF16 tile sizes");
-    (void)inside;
+    enum { AROWS = NT / (BK / 8), BROWS = NT / (BN / 8) };
+    static_assert(AROWS % 8 == 0 && BROWS % 8 == 0, "copies keep one swizzle");
+    const bf16_bits *ga = a + (size_t)(row0 + tid / (BK / 8)) * lda
+                          + 8 * (tid % (BK / 8));
+    const bf16_bits *gb = b + (size_t)(tid / (BN / 8)) * ldb + col0
+                          + 8 * (tid % (BN / 8));
+    bf16_bits *sa = HA(0, tid / (BK / 8), tid % (BK / 8));
+    bf16_bits *sb = HB(0, tid / (BN / 8), tid % (BN / 8));
+    int kq = k - 8 * (tid % (BK / 8)), kb = k - tid / (BN / 8);
+    int aoff[PARTS], boff[WN / 16];
     #pragma unroll
-    for (int s = 0; s < STAGES - 1; s++) {
-        int t = s * BK;
-        if (s < steps) {
+    for (int j = 0; j < PARTS; j++)
+        aoff[j] = HA(0, wrow + lane / 8 % 2 * 8 + lane % 8, 2 * j + lane / 16)
+                  - apipe;
+    #pragma unroll
+    for (int j = 0; j < WN / 16; j++)
+        boff[j] = HB(0, lane / 8 % 2 * 8 + lane % 8, (wcol + 16 * j) / 8 + lane / 16)
+                  - bpipe;
+    if (VEC == 8 && inside) {
+        const int fast = 1;
+        unsigned af[2][WM / 16][4], bf[2][WN / 8][2];
+        #pragma unroll
+        for (int s = 0; s < STAGES - 1; s++) {
+            int t = s * BK;
             #pragma unroll
-            for (int i = 0; i < BM * BK / 8 / NT; i++) {
-                int f = i * NT + tid, r = f / (BK / 8), q = f % (BK / 8);
-                copy8<VEC>(HA(s, r, q), a, lda, row0 + r, t + 8 * q, m, k);
-            }
-            #pragma unroll
-            for (int i = 0; i < BK * BN / 8 / NT; i++) {
-                int f = i * NT + tid, r = f / (BN / 8), q = f % (BN / 8);
-                copy8<VEC>(HB(s, r, q), b, ldb, t + r, col0 + 8 * q, k, n);
-            }
-        }
-        cp_async_commit();
-    }
-    for (int step = 0; step < steps; step++) {
-        cp_async_wait<STAGES - 2>();
-        __syncthreads();
-        {
-            int s = (step + STAGES - 1) % STAGES, t = (step + STAGES - 1) * BK;
-            if (step + STAGES - 1 < steps) {
-                #pragma unroll
-                for (int i = 0; i < BM * BK / 8 / NT; i++) {
-                    int f = i * NT + tid, r = f / (BK / 8), q = f % (BK / 8);
-                    copy8<VEC>(HA(s, r, q), a, lda, row0 + r, t + 8 * q, m, k);
-                }
-                #pragma unroll
-                for (int i = 0; i < BK * BN / 8 / NT; i++) {
-                    int f = i * NT + tid, r = f / (BN / 8), q = f % (BN / 8);
-                    copy8<VEC>(HB(s, r, q), b, ldb, t + r, col0 + 8 * q, k, n);
+            for (int p = 0; p < PARTS; p++) {
+                if (fast) {
+                    int in = kq - t < 0 ? 0 : kq - t > 8 ? 8 : kq - t;
+                    int from = in ? t : 0;
+                    #pragma unroll
+                    for (int i = p; i < BM * BK / 8 / NT; i += PARTS)
+                        cp_async((float *)(sa + (s * BM + i * AROWS) * BK),
+                                 (const float *)(ga + (size_t)i * AROWS * lda + from),
+                                 16, 2 * in);
+                    #pragma unroll
+                    for (int i = p; i < BK * BN / 8 / NT; i += PARTS) {
+                        int r = t + i * BROWS, there = r < kb;
+                        cp_async((float *)(sb + (s * BK + i * BROWS) * BN),
+                                 (const float *)(there ? gb + (size_t)r * ldb : b),
+                                 16, there ? 16 : 0);
+                    }
+                } else if (t < k) {
+                    #pragma unroll
+                    for (int i = p; i < BM * BK / 8 / NT; i += PARTS) {
+                        int f = i * NT + tid, r = f / (BK / 8), q = f % (BK / 8);
+                        copy8<VEC>(HA(s, r, q), a, lda, row0 + r, t + 8 * q, m, k);
+                    }
+                    #pragma unroll
+                    for (int i = p; i < BK * BN / 8 / NT; i += PARTS) {
+                        int f = i * NT + tid, r = f / (BN / 8), q = f % (BN / 8);
+                        copy8<VEC>(HB(s, r, q), b, ldb, t + r, col0 + 8 * q, k, n);
+                    }
                 }
             }
             cp_async_commit();
         }
-        int s = step % STAGES;
-        #pragma unroll
-        for (int kk = 0; kk < BK; kk += 16) {
-            unsigned af[WM / 16][4], bf[WN / 8][2];
+        cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        {
+            const int s = 0, kk = 0, buf = 0;
             #pragma unroll
-            for (int mi = 0; mi < WM / 16; mi++) {
-                int r = wrow + mi * 16 + lane / 8 % 2 * 8 + lane % 8;
-                ldmatrix_x4(af[mi], HA(s, r, kk / 8 + lane / 16));
-            }
+            for (int mi = 0; mi < WM / 16; mi++)
+                ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 16] + mi * 16 * BK);
             #pragma unroll
             for (int ni = 0; ni < WN / 8; ni += 2) {
                 unsigned r4[4];
-                int kr = kk + lane / 8 % 2 * 8 + lane % 8;
-                ldmatrix_x4_trans(r4, HB(s, kr, (wcol + ni * 8) / 8 + lane / 16));
-                bf[ni][0] = r4[0];
-                bf[ni][1] = r4[1];
-                bf[ni + 1][0] = r4[2];
-                bf[ni + 1][1] = r4[3];
+                ldmatrix_x4_trans(r4, bpipe + (s * BK + kk) * BN + boff[ni / 2]);
+                bf[buf][ni][0] = r4[0];
+                bf[buf][ni][1] = r4[1];
+                bf[buf][ni + 1][0] = r4[2];
+                bf[buf][ni + 1][1] = r4[3];
             }
+        }
+        for (int step = 0; step < steps; step++) {
+            int s = step % STAGES;
+            #pragma unroll
+            for (int p = 0; p < PARTS; p++) {
+                {
+                    int s = (step + STAGES - 1) % STAGES, t = (step + STAGES - 1) * BK;
+                    if (fast) {
+                        int in = kq - t < 0 ? 0 : kq - t > 8 ? 8 : kq - t;
+                        int from = in ? t : 0;
+                        #pragma unroll
+                        for (int i = p; i < BM * BK / 8 / NT; i += PARTS)
+                            cp_async((float *)(sa + (s * BM + i * AROWS) * BK),
+                                     (const float *)(ga + (size_t)i * AROWS * lda + from),
+                                     16, 2 * in);
+                        #pragma unroll
+                        for (int i = p; i < BK * BN / 8 / NT; i += PARTS) {
+                            int r = t + i * BROWS, there = r < kb;
+                            cp_async((float *)(sb + (s * BK + i * BROWS) * BN),
+                                     (const float *)(there ? gb + (size_t)r * ldb : b),
+                                     16, there ? 16 : 0);
+                        }
+                    } else if (t < k) {
+                        #pragma unroll
+                        for (int i = p; i < BM * BK / 8 / NT; i += PARTS) {
+                            int f = i * NT + tid, r = f / (BK / 8), q = f % (BK / 8);
+                            copy8<VEC>(HA(s, r, q), a, lda, row0 + r, t + 8 * q, m, k);
+                        }
+                        #pragma unroll
+                        for (int i = p; i < BK * BN / 8 / NT; i += PARTS) {
+                            int f = i * NT + tid, r = f / (BN / 8), q = f % (BN / 8);
+                            copy8<VEC>(HB(s, r, q), b, ldb, t + r, col0 + 8 * q, k, n);
+                        }
+                    }
+                }
+                if (p == PARTS - 1) {
+                    cp_async_commit();
+                    cp_async_wait<STAGES - 2>();
+                    __syncthreads();
+                    const int s = (step + 1) % STAGES, kk = 0, buf = (p + 1) % 2;
+                    #pragma unroll
+                    for (int mi = 0; mi < WM / 16; mi++)
+                        ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 16] + mi * 16 * BK);
+                    #pragma unroll
+                    for (int ni = 0; ni < WN / 8; ni += 2) {
+                        unsigned r4[4];
+                        ldmatrix_x4_trans(r4, bpipe + (s * BK + kk) * BN + boff[ni / 2]);
+                        bf[buf][ni][0] = r4[0];
+                        bf[buf][ni][1] = r4[1];
+                        bf[buf][ni + 1][0] = r4[2];
+                        bf[buf][ni + 1][1] = r4[3];
+                    }
+                } else {
+                    const int kk = (p + 1) * 16, buf = (p + 1) % 2;
+                    #pragma unroll
+                    for (int mi = 0; mi < WM / 16; mi++)
+                        ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 16] + mi * 16 * BK);
+                    #pragma unroll
+                    for (int ni = 0; ni < WN / 8; ni += 2) {
+                        unsigned r4[4];
+                        ldmatrix_x4_trans(r4, bpipe + (s * BK + kk) * BN + boff[ni / 2]);
+                        bf[buf][ni][0] = r4[0];
+                        bf[buf][ni][1] = r4[1];
+                        bf[buf][ni + 1][0] = r4[2];
+                        bf[buf][ni + 1][1] = r4[3];
+                    }
+                }
+                const int buf = p % 2;
+                #pragma unroll
+                for (int mi = 0; mi < WM / 16; mi++)
+                    #pragma unroll
+                    for (int ni = 0; ni < WN / 8; ni++)
+                        mma_bf16(acc[mi][ni], af[buf][mi], bf[buf][ni]);
+            }
+        }
+    } else {
+        const int fast = 0;
+        unsigned af[2][WM / 16][4], bf[2][WN / 8][2];
+        #pragma unroll
+        for (int s = 0; s < STAGES - 1; s++) {
+            int t = s * BK;
+            #pragma unroll
+            for (int p = 0; p < PARTS; p++) {
+                if (fast) {
+                    int in = kq - t < 0 ? 0 : kq - t > 8 ? 8 : kq - t;
+                    int from = in ? t : 0;
+                    #pragma unroll
+                    for (int i = p; i < BM * BK / 8 / NT; i += PARTS)
+                        cp_async((float *)(sa + (s * BM + i * AROWS) * BK),
+                                 (const float *)(ga + (size_t)i * AROWS * lda + from),
+                                 16, 2 * in);
+                    #pragma unroll
+                    for (int i = p; i < BK * BN / 8 / NT; i += PARTS) {
+                        int r = t + i * BROWS, there = r < kb;
+                        cp_async((float *)(sb + (s * BK + i * BROWS) * BN),
+                                 (const float *)(there ? gb + (size_t)r * ldb : b),
+                                 16, there ? 16 : 0);
+                    }
+                } else if (t < k) {
+                    #pragma unroll
+                    for (int i = p; i < BM * BK / 8 / NT; i += PARTS) {
+                        int f = i * NT + tid, r = f / (BK / 8), q = f % (BK / 8);
+                        copy8<VEC>(HA(s, r, q), a, lda, row0 + r, t + 8 * q, m, k);
+                    }
+                    #pragma unroll
+                    for (int i = p; i < BK * BN / 8 / NT; i += PARTS) {
+                        int f = i * NT + tid, r = f / (BN / 8), q = f % (BN / 8);
+                        copy8<VEC>(HB(s, r, q), b, ldb, t + r, col0 + 8 * q, k, n);
+                    }
+                }
+            }
+            cp_async_commit();
+        }
+        cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        {
+            const int s = 0, kk = 0, buf = 0;
             #pragma unroll
             for (int mi = 0; mi < WM / 16; mi++)
+                ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 16] + mi * 16 * BK);
+            #pragma unroll
+            for (int ni = 0; ni < WN / 8; ni += 2) {
+                unsigned r4[4];
+                ldmatrix_x4_trans(r4, bpipe + (s * BK + kk) * BN + boff[ni / 2]);
+                bf[buf][ni][0] = r4[0];
+                bf[buf][ni][1] = r4[1];
+                bf[buf][ni + 1][0] = r4[2];
+                bf[buf][ni + 1][1] = r4[3];
+            }
+        }
+        for (int step = 0; step < steps; step++) {
+            int s = step % STAGES;
+            #pragma unroll
+            for (int p = 0; p < PARTS; p++) {
+                {
+                    int s = (step + STAGES - 1) % STAGES, t = (step + STAGES - 1) * BK;
+                    if (fast) {
+                        int in = kq - t < 0 ? 0 : kq - t > 8 ? 8 : kq - t;
+                        int from = in ? t : 0;
+                        #pragma unroll
+                        for (int i = p; i < BM * BK / 8 / NT; i += PARTS)
+                            cp_async((float *)(sa + (s * BM + i * AROWS) * BK),
+                                     (const float *)(ga + (size_t)i * AROWS * lda + from),
+                                     16, 2 * in);
+                        #pragma unroll
+                        for (int i = p; i < BK * BN / 8 / NT; i += PARTS) {
+                            int r = t + i * BROWS, there = r < kb;
+                            cp_async((float *)(sb + (s * BK + i * BROWS) * BN),
+                                     (const float *)(there ? gb + (size_t)r * ldb : b),
+                                     16, there ? 16 : 0);
+                        }
+                    } else if (t < k) {
+                        #pragma unroll
+                        for (int i = p; i < BM * BK / 8 / NT; i += PARTS) {
+                            int f = i * NT + tid, r = f / (BK / 8), q = f % (BK / 8);
+                            copy8<VEC>(HA(s, r, q), a, lda, row0 + r, t + 8 * q, m, k);
+                        }
+                        #pragma unroll
+                        for (int i = p; i < BK * BN / 8 / NT; i += PARTS) {
+                            int f = i * NT + tid, r = f / (BN / 8), q = f % (BN / 8);
+                            copy8<VEC>(HB(s, r, q), b, ldb, t + r, col0 + 8 * q, k, n);
+                        }
+                    }
+                }
+                if (p == PARTS - 1) {
+                    cp_async_commit();
+                    cp_async_wait<STAGES - 2>();
+                    __syncthreads();
+                    const int s = (step + 1) % STAGES, kk = 0, buf = (p + 1) % 2;
+                    #pragma unroll
+                    for (int mi = 0; mi < WM / 16; mi++)
+                        ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 16] + mi * 16 * BK);
+                    #pragma unroll
+                    for (int ni = 0; ni < WN / 8; ni += 2) {
+                        unsigned r4[4];
+                        ldmatrix_x4_trans(r4, bpipe + (s * BK + kk) * BN + boff[ni / 2]);
+                        bf[buf][ni][0] = r4[0];
+                        bf[buf][ni][1] = r4[1];
+                        bf[buf][ni + 1][0] = r4[2];
+                        bf[buf][ni + 1][1] = r4[3];
+                    }
+                } else {
+                    const int kk = (p + 1) * 16, buf = (p + 1) % 2;
+                    #pragma unroll
+                    for (int mi = 0; mi < WM / 16; mi++)
+                        ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 16] + mi * 16 * BK);
+                    #pragma unroll
+                    for (int ni = 0; ni < WN / 8; ni += 2) {
+                        unsigned r4[4];
+                        ldmatrix_x4_trans(r4, bpipe + (s * BK + kk) * BN + boff[ni / 2]);
+                        bf[buf][ni][0] = r4[0];
+                        bf[buf][ni][1] = r4[1];
+                        bf[buf][ni + 1][0] = r4[2];
+                        bf[buf][ni + 1][1] = r4[3];
+                    }
+                }
+                const int buf = p % 2;
                 #pragma unroll
-                for (int ni = 0; ni < WN / 8; ni++)
-                    mma_bf16(acc[mi][ni], af[mi], bf[ni]);
+                for (int mi = 0; mi < WM / 16; mi++)
+                    #pragma unroll
+                    for (int ni = 0; ni < WN / 8; ni++)
+                        mma_bf16(acc[mi][ni], af[buf][mi], bf[buf][ni]);
+            }
         }
     }
     #pragma unroll
