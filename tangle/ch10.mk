@@ -11,6 +11,10 @@ lab := The TF32 kernel
 lab_kernel := tf32_mma
 model.mma_pct_ceiling := 100 * ch10.mma.8192.tflops \
     / ch10.micro.mma_tf32.tflops | %.0f
+model.ch10_mma_inst_per_mma := ch10.mma.ncu.inst_ginst \
+    / ch10.mma.ncu.hmma_ginst | %.1f
+model.ch10_bf16_inst_per_mma := ch10.bf16.ncu.inst_ginst \
+    / ch10.bf16.ncu.hmma_ginst | %.1f
 model.ch10_ans_noswz_tflops := 2 * 16 * 8 * 8 * 32 / 144 * ceil.sms \
     * ceil.clock_mhz / 1e6 | %.0f
 model.ch10_ans_mma_cycles := 2 * 16 * 8 * 8 * 4 * ceil.sms * ceil.clock_mhz \
