@@ -1107,8 +1107,8 @@ static void run_mma(int m, int n, int k, float alpha,
                     const float *a, int lda, const float *b, int ldb,
                     float beta, float *c, int ldc)
 {
-    if (CEIL_DIV(m, 128) * CEIL_DIV(n, 256) >= 8 * sm_count())
-        run_tf32<128, 256, 64, 64, 4, 1, 3, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (CEIL_DIV(m, 128) * CEIL_DIV(n, 256) >= 2 * sm_count())
+        run_tf32<128, 256, 64, 64, 4, 1, 2, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
         run_tf32<128, 128, 64, 64, 3, 2, 2, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
@@ -1117,8 +1117,8 @@ static void run_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
                      int lda, const bf16_bits *b, int ldb, float beta,
                      float *c, int ldc)
 {
-    if (CEIL_DIV(m, 128) * CEIL_DIV(n, 256) >= 8 * sm_count())
-        run_bf16mma<128, 256, 64, 64, 4, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (CEIL_DIV(m, 256) * CEIL_DIV(n, 128) >= 8 * sm_count())
+        run_bf16mma<256, 128, 64, 64, 4, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
         run_bf16mma<128, 128, 64, 64, 3, 2>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
@@ -1127,8 +1127,8 @@ static const struct kernel kernels[] = {
     { .name = "wmma", .what = "WMMA 16x16x8 TF32, one stage, 128x128 tiles",
       .function = "wmma_tf32<4>", .precision = TF32, .run = run_wmma },
     { .name = "mma",
-      .what = "mma.sync TF32, ldmatrix, 3-stage pipeline, B transposed",
-      .function = "tf32_mma<128, 128, 64, 64, 3, 4, 2, 2, 1>",
+      .what = "mma.sync TF32, ldmatrix, 4-stage pipeline, B transposed",
+      .function = "tf32_mma<128, 256, 64, 64, 4, 4, 1, 2, 1>",
       .precision = TF32, .run = run_mma,
       .setup = reserve_scratch, .teardown = free_scratch },
     { .name = "bf16", .what = "mma.sync BF16 on BF16 inputs, ldmatrix",

@@ -21,5 +21,6 @@ model.ch10_ans_mma_cycles := 2 * 16 * 8 * 8 * 4 * ceil.sms * ceil.clock_mhz \
     / (ch10.micro.mma_tf32.tflops * 1e6) | %.1f
 model.ch10_ans_waves_1024 := 32 / ceil.sms | %.2f
 model.ch10_ans_idle_1024 := ceil.sms - 32 | %.0f
-model.ch10_ans_waves_2048 := 16 * 8 / ceil.sms | %.2f
+model.ch10_ans_waves_2560 := 20 * 10 / ceil.sms | %.2f
+model.ch10_ans_waves_3072 := 24 * 12 / ceil.sms | %.2f
 model.ch10_ans_waves_6144 := 48 * 24 / ceil.sms | %.1f

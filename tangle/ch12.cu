@@ -1020,8 +1020,8 @@ static void run_mma(int m, int n, int k, float alpha,
                     const float *a, int lda, const float *b, int ldb,
                     float beta, float *c, int ldc)
 {
-    if (CEIL_DIV(m, 128) * CEIL_DIV(n, 256) >= 8 * sm_count())
-        run_tf32<128, 256, 64, 64, 4, 1, 3, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (CEIL_DIV(m, 128) * CEIL_DIV(n, 256) >= 2 * sm_count())
+        run_tf32<128, 256, 64, 64, 4, 1, 2, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
         run_tf32<128, 128, 64, 64, 3, 2, 2, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
@@ -1030,8 +1030,8 @@ static void run_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
                      int lda, const bf16_bits *b, int ldb, float beta,
                      float *c, int ldc)
 {
-    if (CEIL_DIV(m, 128) * CEIL_DIV(n, 256) >= 8 * sm_count())
-        run_bf16mma<128, 256, 64, 64, 4, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (CEIL_DIV(m, 256) * CEIL_DIV(n, 128) >= 8 * sm_count())
+        run_bf16mma<256, 128, 64, 64, 4, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
         run_bf16mma<128, 128, 64, 64, 3, 2>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
@@ -1152,6 +1152,38 @@ __device__ __forceinline__ void regs_up(void)
 {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" :: "n"(R));
 }
+__device__ __forceinline__ unsigned cluster_rank(void)
+{
+    unsigned r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+    return r;
+}
+
+__device__ __forceinline__ void mbar_arrive_remote(uint64_t *bar,
+                                                   unsigned cta)
+{
+    asm volatile("{\n.reg .b32 far;\n"
+                 "mapa.shared::cluster.u32 far, %0, %1;\n"
+                 "mbarrier.arrive.shared::cluster.b64 _, [far];\n}\n"
+                 :: "r"(smem_addr(bar)), "r"(cta) : "memory");
+}
+
+__device__ __forceinline__ void
+tma_load_multicast(void *dst, const CUtensorMap *map, uint64_t *bar, int x,
+                   int y, unsigned short mask)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile"
+                 ".mbarrier::complete_tx::bytes.multicast::cluster"
+                 " [%0], [%1, {%3, %4}], [%2], %5;\n"
+                 :: "r"(smem_addr(dst)), "l"(map), "r"(smem_addr(bar)),
+                    "r"(x), "r"(y), "h"(mask) : "memory");
+}
+
+__device__ __forceinline__ void cluster_sync(void)
+{
+    asm volatile("barrier.cluster.arrive.release;\n"
+                 "barrier.cluster.wait.acquire;\n" ::: "memory");
+}
 
 enum { BF16_KIND, TF32_KIND, X3_KIND };
 
@@ -1170,7 +1202,7 @@ template <int KIND> struct hopper_shape {
 
 struct hopper_maps { CUtensorMap a[2], b[2]; };
 
-template <int KIND>
+template <int KIND, int CLUSTER>
 __global__ void __launch_bounds__(384, 1)
 hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
             int k, float alpha, float beta, float *c_, int ldc, int group)
@@ -1180,25 +1212,30 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
     __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];
     char *stages = (char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
     int wg = threadIdx.x / 128, steps = CEIL_DIV(k, S::BK);
-    int tiles_m = CEIL_DIV(m, S::BM), tiles_n = CEIL_DIV(n, S::BN);
+    int rank = CLUSTER == 1 ? 0 : cluster_rank();
+    int tiles_m = CEIL_DIV(m, S::BM), tiles_n = CEIL_DIV(n, CLUSTER * S::BN);
     int tiles = tiles_m * tiles_n;
     if (threadIdx.x == 0) {
         for (int s = 0; s < S::STAGES; s++) {
             mbar_init(&full[s], 1);
-            mbar_init(&empty[s], 2);
+            mbar_init(&empty[s], 2 * CLUSTER);
         }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     }
-    __syncthreads();
+    if (CLUSTER == 1)
+        __syncthreads();
+    else
+        cluster_sync();
     if (wg == 0) {
         regs_down<40>();
         if (threadIdx.x == 0)
-            for (int tile = blockIdx.x, it = 0; tile < tiles; tile += gridDim.x) {
+            for (int tile = blockIdx.x / CLUSTER, it = 0; tile < tiles;
+                 tile += gridDim.x / CLUSTER) {
                 int tiles_in_group = group * tiles_n;
                 int first_row = tile / tiles_in_group * group;
                 int rows_here = min(tiles_m - first_row, group);
                 int row0 = (first_row + tile % tiles_in_group % rows_here) * S::BM;
-                int col0 = tile % tiles_in_group / rows_here * S::BN;
+                int col0 = (tile % tiles_in_group / rows_here * CLUSTER + rank) * S::BN;
                 for (int step = 0; step < steps; step++, it++) {
                     int s = it % S::STAGES;
                     char *st = stages + s * S::STAGE_BYTES;
@@ -1208,7 +1245,13 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
                     for (int op = 0; op < S::OPS; op++) {
                         char *at = st + op * S::A_BYTES;
                         char *bt = st + S::OPS * S::A_BYTES + op * S::B_BYTES;
-                        tma_load(at, &maps.a[op], &full[s], step * S::BK, row0);
+                        if (CLUSTER == 1) {
+                            tma_load(at, &maps.a[op], &full[s], step * S::BK, row0);
+                        } else {
+                            tma_load_multicast(at + rank * (S::A_BYTES / CLUSTER), &maps.a[op],
+                                               &full[s], step * S::BK, row0 + rank * (S::BM / CLUSTER),
+                                               (1 << CLUSTER) - 1);
+                        }
                         if (KIND == BF16_KIND) {
                             tma_load(bt, &maps.b[op], &full[s], col0, step * S::BK);
                             tma_load(bt + S::B_BYTES / 2, &maps.b[op], &full[s], col0 + 64,
@@ -1223,12 +1266,13 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
         regs_up<232>();
         int c = wg - 1;
         float acc[S::MI][64], fresh[64];
-        for (int tile = blockIdx.x, it = 0; tile < tiles; tile += gridDim.x) {
+        for (int tile = blockIdx.x / CLUSTER, it = 0; tile < tiles;
+             tile += gridDim.x / CLUSTER) {
             int tiles_in_group = group * tiles_n;
             int first_row = tile / tiles_in_group * group;
             int rows_here = min(tiles_m - first_row, group);
             int row0 = (first_row + tile % tiles_in_group % rows_here) * S::BM;
-            int col0 = tile % tiles_in_group / rows_here * S::BN;
+            int col0 = (tile % tiles_in_group / rows_here * CLUSTER + rank) * S::BN;
             #pragma unroll
             for (int i = 0; i < 64; i++) {
                 #pragma unroll
@@ -1297,11 +1341,25 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
                     wgmma_wait<1>();
                 }
                 if (step > 0 && threadIdx.x % 128 == 0)
-                    mbar_arrive(&empty[(it - 1) % S::STAGES]);
+                    {
+                        int done = (it - 1) % S::STAGES;
+                        if (CLUSTER == 1)
+                            mbar_arrive(&empty[done]);
+                        else
+                            for (int r = 0; r < CLUSTER; r++)
+                                mbar_arrive_remote(&empty[done], r);
+                    }
             }
             wgmma_wait<0>();
             if (threadIdx.x % 128 == 0)
-                mbar_arrive(&empty[(it - 1) % S::STAGES]);
+                {
+                    int done = (it - 1) % S::STAGES;
+                    if (CLUSTER == 1)
+                        mbar_arrive(&empty[done]);
+                    else
+                        for (int r = 0; r < CLUSTER; r++)
+                            mbar_arrive_remote(&empty[done], r);
+                }
             {
                 int w = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
                 int pairs = ldc % 2 == 0 && (uintptr_t)c_ % 8 == 0;
@@ -1330,6 +1388,8 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
             }
         }
     }
+    if (CLUSTER > 1)
+        cluster_sync();
 }
 
 static void tensor_map(CUtensorMap *map, const void *x, int bf16, int rows,
@@ -1449,14 +1509,14 @@ static void launch_hopper(struct hopper_maps *maps, int m, int n, int k,
     static int ready;
     int tiles = CEIL_DIV(m, S::BM) * CEIL_DIV(n, S::BN);
     if (!ready) {
-        CUDA_CHECK(cudaFuncSetAttribute(hopper_gemm<KIND>,
+        CUDA_CHECK(cudaFuncSetAttribute(hopper_gemm<KIND, 1>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         (int)S::SMEM));
         ready = 1;
     }
     int grid = PERSIST ? min(tiles, sm_count()) : tiles;
-    hopper_gemm<KIND><<<grid, 384, S::SMEM>>>(*maps, m, n, k, alpha, beta,
-                                               c, ldc, GROUP);
+    hopper_gemm<KIND, 1><<<grid, 384, S::SMEM>>>(*maps, m, n, k, alpha, beta,
+                                                  c, ldc, GROUP);
     CUDA_CHECK(cudaGetLastError());
 }
 
@@ -1500,6 +1560,58 @@ static void run_hopper_tf32(int m, int n, int k, float alpha,
     }
     launch_hopper<KIND, 1, 8>(&maps, m, n, k, alpha, beta, c, ldc);
 }
+template <int CLUSTER>
+static void launch_hopper_clusters(struct hopper_maps *maps, int m, int n,
+                                   int k, float alpha, float beta, float *c,
+                                   int ldc)
+{
+    typedef hopper_shape<BF16_KIND> S;
+    static int most;
+    int tiles = CEIL_DIV(m, S::BM) * CEIL_DIV(n, CLUSTER * S::BN);
+    cudaLaunchConfig_t cfg = { 0 };
+    cudaLaunchAttribute dims;
+    dims.id = cudaLaunchAttributeClusterDimension;
+    dims.val.clusterDim.x = CLUSTER;
+    dims.val.clusterDim.y = 1;
+    dims.val.clusterDim.z = 1;
+    cfg.gridDim = dim3(CLUSTER);
+    cfg.blockDim = dim3(384);
+    cfg.dynamicSmemBytes = S::SMEM;
+    cfg.attrs = &dims;
+    cfg.numAttrs = 1;
+    if (!most) {
+        CUDA_CHECK(cudaFuncSetAttribute(hopper_gemm<BF16_KIND, CLUSTER>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)S::SMEM));
+        CUDA_CHECK(cudaOccupancyMaxActiveClusters(
+            &most, hopper_gemm<BF16_KIND, CLUSTER>, &cfg));
+        if (most < 1) {
+            fprintf(stderr, "ch12: no cluster of %d blocks fits on this GPU\n",
+                    CLUSTER);
+            exit(3);
+        }
+    }
+    cfg.gridDim = dim3(CLUSTER * min(tiles, most));
+    CUDA_CHECK(cudaLaunchKernelEx(&cfg, hopper_gemm<BF16_KIND, CLUSTER>,
+                                  *maps, m, n, k, alpha, beta, c, ldc, 8));
+}
+
+template <int CLUSTER>
+static void run_hopper_clusters(int m, int n, int k, float alpha,
+                                const bf16_bits *a, int lda,
+                                const bf16_bits *b, int ldb, float beta,
+                                float *c, int ldc)
+{
+    struct hopper_maps maps;
+    if (!tma_ok(a, lda, 2) || !tma_ok(b, ldb, 2)
+        || CEIL_DIV(n, hopper_shape<BF16_KIND>::BN) % CLUSTER != 0) {
+        run_hopper_bf16<1, 8>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        return;
+    }
+    tensor_map(&maps.a[0], a, 1, m, k, lda, 256 / CLUSTER, 64);
+    tensor_map(&maps.b[0], b, 1, k, n, ldb, 64, 64);
+    launch_hopper_clusters<CLUSTER>(&maps, m, n, k, alpha, beta, c, ldc);
+}
 
 static const struct kernel kernels[] = {
     { .name = "mma-bf16", .what = "chapter 10's BF16 kernel (mma.sync)",
@@ -1507,29 +1619,34 @@ static const struct kernel kernels[] = {
       .precision = BF16, .run_bf16 = run_bf16,
       .setup = convert_to_bf16 },
     { .name = "mma-tf32", .what = "chapter 10's TF32 kernel (mma.sync)",
-      .function = "tf32_mma<128, 128, 64, 64, 3, 4, 2, 2, 1>",
+      .function = "tf32_mma<128, 256, 64, 64, 4, 4, 1, 2, 1>",
       .precision = TF32, .run = run_mma,
       .setup = reserve_scratch, .teardown = free_scratch },
     { .name = "bf16-tiles",
       .what = "wgmma BF16, TMA, 4 stages; a block per tile, by rows",
-      .function = "hopper_gemm<0>",
+      .function = "hopper_gemm<0, 1>",
       .precision = BF16, .run_bf16 = run_hopper_bf16<0, 1>,
       .setup = convert_to_bf16 },
     { .name = "bf16-grouped",
       .what = "the same, tiles in groups of 8 rows",
-      .function = "hopper_gemm<0>",
+      .function = "hopper_gemm<0, 1>",
       .precision = BF16, .run_bf16 = run_hopper_bf16<0, 8>,
       .setup = convert_to_bf16 },
     { .name = "bf16", .what = "the same, persistent: a block per SM",
-      .function = "hopper_gemm<0>",
+      .function = "hopper_gemm<0, 1>",
       .precision = BF16, .run_bf16 = run_hopper_bf16<1, 8>,
       .setup = convert_to_bf16 },
+    { .name = "bf16-pairs",
+      .what = "the same in clusters of 2 that share the tile of A",
+      .function = "hopper_gemm<0, 2>",
+      .precision = BF16, .run_bf16 = run_hopper_clusters<2>,
+      .setup = convert_to_bf16 },
     { .name = "tf32", .what = "wgmma TF32 after a rounding pass",
-      .function = "hopper_gemm<1>",
+      .function = "hopper_gemm<1, 1>",
       .precision = TF32, .run = run_hopper_tf32<TF32_KIND>,
       .setup = reserve_passes, .teardown = free_passes },
     { .name = "3xtf32", .what = "wgmma 3xTF32 after a splitting pass",
-      .function = "hopper_gemm<2>",
+      .function = "hopper_gemm<2, 1>",
       .precision = FP32_3XTF32, .run = run_hopper_tf32<X3_KIND>,
       .setup = reserve_passes, .teardown = free_passes },
 };

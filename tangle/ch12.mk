@@ -7,3 +7,7 @@ sass := bf16:HGMMA.64x128x16.F32.BF16 tf32:HGMMA.64x128x8.F32.TF32 \
         3xtf32:HGMMA.64x128x8.F32.TF32
 lab := The Hopper kernel
 lab_kernel := hopper_gemm
+model.ch12_stage_us := 2 * 256 * 128 * 64 * ceil.sms \
+    / (ch12.bf16.4096.tflops * 1e6) | %.2f
+model.ch12_tiles_1024 := (1024 / 256) * (1024 / 128) | %.0f
+model.ch12_idle_1024 := ceil.sms - 32 | %.0f
