@@ -9,5 +9,17 @@ lab := The Hopper kernel
 lab_kernel := hopper_gemm
 model.ch12_stage_us := 2 * 256 * 128 * 64 * ceil.sms \
     / (ch12.bf16.4096.tflops * 1e6) | %.2f
+model.ch12_persist_4096 := 100 * (ch12.bf16.4096.tflops \
+    / ch12.bf16-grouped.4096.tflops - 1) | %+.1f
+model.ch12_persist_8192 := 100 * (ch12.bf16.8192.tflops \
+    / ch12.bf16-grouped.8192.tflops - 1) | %+.1f
+model.ch12_pairs_1024 := 100 * (ch12.bf16-pairs.1024.tflops \
+    / ch12.bf16.1024.tflops - 1) | %+.1f
+model.ch12_pairs_2048 := 100 * (ch12.bf16-pairs.2048.tflops \
+    / ch12.bf16.2048.tflops - 1) | %+.1f
+model.ch12_pairs_4096 := 100 * (ch12.bf16-pairs.4096.tflops \
+    / ch12.bf16.4096.tflops - 1) | %+.1f
+model.ch12_pairs_8192 := 100 * (ch12.bf16-pairs.8192.tflops \
+    / ch12.bf16.8192.tflops - 1) | %+.1f
 model.ch12_tiles_1024 := (1024 / 256) * (1024 / 128) | %.0f
 model.ch12_idle_1024 := ceil.sms - 32 | %.0f
