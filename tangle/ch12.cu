@@ -1187,10 +1187,10 @@ __device__ __forceinline__ void cluster_sync(void)
 
 enum { BF16_KIND, TF32_KIND, X3_KIND };
 
-template <int KIND> struct hopper_shape {
+template <int KIND, int TM = KIND == X3_KIND ? 1 : 2> struct hopper_shape {
     enum {
         OPS = KIND == X3_KIND ? 2 : 1,        /* operand pairs per stage */
-        MI = KIND == X3_KIND ? 1 : 2,         /* m64 tiles per consumer */
+        MI = TM,                              /* m64 tiles per consumer */
         BM = 2 * 64 * MI, BN = 128,
         BK = KIND == BF16_KIND ? 64 : 32,     /* one 128-byte row */
         A_BYTES = BM * 128, B_BYTES = BN * 128,
@@ -1202,12 +1202,12 @@ template <int KIND> struct hopper_shape {
 
 struct hopper_maps { CUtensorMap a[2], b[2]; };
 
-template <int KIND, int CLUSTER>
+template <int KIND, int CLUSTER, int TM>
 __global__ void __launch_bounds__(384, 1)
 hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
             int k, float alpha, float beta, float *c_, int ldc, int group)
 {
-    typedef hopper_shape<KIND> S;
+    typedef hopper_shape<KIND, TM> S;
     extern __shared__ __align__(1024) char smem_raw[];
     __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];
     char *stages = (char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
@@ -1501,26 +1501,26 @@ static void free_passes(void)
     pass_len = 0;
 }
 
-template <int KIND, int PERSIST, int GROUP>
+template <int KIND, int PERSIST, int GROUP, int TM>
 static void launch_hopper(struct hopper_maps *maps, int m, int n, int k,
                           float alpha, float beta, float *c, int ldc)
 {
-    typedef hopper_shape<KIND> S;
+    typedef hopper_shape<KIND, TM> S;
     static int ready;
     int tiles = CEIL_DIV(m, S::BM) * CEIL_DIV(n, S::BN);
     if (!ready) {
-        CUDA_CHECK(cudaFuncSetAttribute(hopper_gemm<KIND, 1>,
+        CUDA_CHECK(cudaFuncSetAttribute(hopper_gemm<KIND, 1, TM>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         (int)S::SMEM));
         ready = 1;
     }
     int grid = PERSIST ? min(tiles, sm_count()) : tiles;
-    hopper_gemm<KIND, 1><<<grid, 384, S::SMEM>>>(*maps, m, n, k, alpha, beta,
-                                                  c, ldc, GROUP);
+    hopper_gemm<KIND, 1, TM><<<grid, 384, S::SMEM>>>(*maps, m, n, k, alpha,
+                                                      beta, c, ldc, GROUP);
     CUDA_CHECK(cudaGetLastError());
 }
 
-template <int PERSIST, int GROUP>
+template <int PERSIST, int GROUP, int TM>
 static void run_hopper_bf16(int m, int n, int k, float alpha,
                             const bf16_bits *a, int lda, const bf16_bits *b,
                             int ldb, float beta, float *c, int ldc)
@@ -1530,10 +1530,20 @@ static void run_hopper_bf16(int m, int n, int k, float alpha,
         run_bf16(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
-    tensor_map(&maps.a[0], a, 1, m, k, lda, 256, 64);
+    tensor_map(&maps.a[0], a, 1, m, k, lda, 128 * TM, 64);
     tensor_map(&maps.b[0], b, 1, k, n, ldb, 64, 64);
-    launch_hopper<BF16_KIND, PERSIST, GROUP>(&maps, m, n, k, alpha, beta,
-                                             c, ldc);
+    launch_hopper<BF16_KIND, PERSIST, GROUP, TM>(&maps, m, n, k, alpha, beta,
+                                                 c, ldc);
+}
+
+static void run_hopper(int m, int n, int k, float alpha, const bf16_bits *a,
+                       int lda, const bf16_bits *b, int ldb, float beta,
+                       float *c, int ldc)
+{
+    if (CEIL_DIV(m, 256) * CEIL_DIV(n, 128) > sm_count() / 2)
+        run_hopper_bf16<1, 8, 2>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else
+        run_hopper_bf16<1, 8, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 template <int KIND>
@@ -1558,7 +1568,7 @@ static void run_hopper_tf32(int m, int n, int k, float alpha,
         tensor_map(&maps.a[1], as, 0, m, k, ld, S::BM, 32);
         tensor_map(&maps.b[1], bs, 0, n, k, ld, S::BN, 32);
     }
-    launch_hopper<KIND, 1, 8>(&maps, m, n, k, alpha, beta, c, ldc);
+    launch_hopper<KIND, 1, 8, S::MI>(&maps, m, n, k, alpha, beta, c, ldc);
 }
 template <int CLUSTER>
 static void launch_hopper_clusters(struct hopper_maps *maps, int m, int n,
@@ -1580,11 +1590,11 @@ static void launch_hopper_clusters(struct hopper_maps *maps, int m, int n,
     cfg.attrs = &dims;
     cfg.numAttrs = 1;
     if (!most) {
-        CUDA_CHECK(cudaFuncSetAttribute(hopper_gemm<BF16_KIND, CLUSTER>,
+        CUDA_CHECK(cudaFuncSetAttribute(hopper_gemm<BF16_KIND, CLUSTER, 2>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         (int)S::SMEM));
         CUDA_CHECK(cudaOccupancyMaxActiveClusters(
-            &most, hopper_gemm<BF16_KIND, CLUSTER>, &cfg));
+            &most, hopper_gemm<BF16_KIND, CLUSTER, 2>, &cfg));
         if (most < 1) {
             fprintf(stderr, "ch12: no cluster of %d blocks fits on this GPU\n",
                     CLUSTER);
@@ -1592,7 +1602,7 @@ static void launch_hopper_clusters(struct hopper_maps *maps, int m, int n,
         }
     }
     cfg.gridDim = dim3(CLUSTER * min(tiles, most));
-    CUDA_CHECK(cudaLaunchKernelEx(&cfg, hopper_gemm<BF16_KIND, CLUSTER>,
+    CUDA_CHECK(cudaLaunchKernelEx(&cfg, hopper_gemm<BF16_KIND, CLUSTER, 2>,
                                   *maps, m, n, k, alpha, beta, c, ldc, 8));
 }
 
@@ -1605,7 +1615,7 @@ static void run_hopper_clusters(int m, int n, int k, float alpha,
     struct hopper_maps maps;
     if (!tma_ok(a, lda, 2) || !tma_ok(b, ldb, 2)
         || CEIL_DIV(n, hopper_shape<BF16_KIND>::BN) % CLUSTER != 0) {
-        run_hopper_bf16<1, 8>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        run_hopper_bf16<1, 8, 2>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
     tensor_map(&maps.a[0], a, 1, m, k, lda, 256 / CLUSTER, 64);
@@ -1624,29 +1634,30 @@ static const struct kernel kernels[] = {
       .setup = reserve_scratch, .teardown = free_scratch },
     { .name = "bf16-tiles",
       .what = "wgmma BF16, TMA, 4 stages; a block per tile, by rows",
-      .function = "hopper_gemm<0, 1>",
-      .precision = BF16, .run_bf16 = run_hopper_bf16<0, 1>,
+      .function = "hopper_gemm<0, 1, 2>",
+      .precision = BF16, .run_bf16 = run_hopper_bf16<0, 1, 2>,
       .setup = convert_to_bf16 },
     { .name = "bf16-grouped",
       .what = "the same, tiles in groups of 8 rows",
-      .function = "hopper_gemm<0, 1>",
-      .precision = BF16, .run_bf16 = run_hopper_bf16<0, 8>,
+      .function = "hopper_gemm<0, 1, 2>",
+      .precision = BF16, .run_bf16 = run_hopper_bf16<0, 8, 2>,
       .setup = convert_to_bf16 },
-    { .name = "bf16", .what = "the same, persistent: a block per SM",
-      .function = "hopper_gemm<0, 1>",
-      .precision = BF16, .run_bf16 = run_hopper_bf16<1, 8>,
+    { .name = "bf16",
+      .what = "the same, persistent: a block per SM; half tiles when small",
+      .function = "hopper_gemm<0, 1, 2>",
+      .precision = BF16, .run_bf16 = run_hopper,
       .setup = convert_to_bf16 },
     { .name = "bf16-pairs",
       .what = "the same in clusters of 2 that share the tile of A",
-      .function = "hopper_gemm<0, 2>",
+      .function = "hopper_gemm<0, 2, 2>",
       .precision = BF16, .run_bf16 = run_hopper_clusters<2>,
       .setup = convert_to_bf16 },
     { .name = "tf32", .what = "wgmma TF32 after a rounding pass",
-      .function = "hopper_gemm<1, 1>",
+      .function = "hopper_gemm<1, 1, 2>",
       .precision = TF32, .run = run_hopper_tf32<TF32_KIND>,
       .setup = reserve_passes, .teardown = free_passes },
     { .name = "3xtf32", .what = "wgmma 3xTF32 after a splitting pass",
-      .function = "hopper_gemm<2, 1>",
+      .function = "hopper_gemm<2, 1, 1>",
       .precision = FP32_3XTF32, .run = run_hopper_tf32<X3_KIND>,
       .setup = reserve_passes, .teardown = free_passes },
 };
