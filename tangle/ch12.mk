@@ -14,9 +14,11 @@ model.ch12_persist_4096 := 100 * (ch12.bf16.4096.tflops \
 model.ch12_persist_8192 := 100 * (ch12.bf16.8192.tflops \
     / ch12.bf16-grouped.8192.tflops - 1) | %+.1f
 model.ch12_pairs_1024 := 100 * (ch12.bf16-pairs.1024.tflops \
-    / ch12.bf16.1024.tflops - 1) | %+.1f
+    / ch12.bf16-grouped.1024.tflops - 1) | %+.1f
 model.ch12_pairs_2048 := 100 * (ch12.bf16-pairs.2048.tflops \
-    / ch12.bf16.2048.tflops - 1) | %+.1f
+    / ch12.bf16-grouped.2048.tflops - 1) | %+.1f
+model.ch12_half_1024 := ch12.bf16.1024.tflops \
+    / ch12.bf16-grouped.1024.tflops | %.2f
 model.ch12_pairs_4096 := 100 * (ch12.bf16-pairs.4096.tflops \
     / ch12.bf16.4096.tflops - 1) | %+.1f
 model.ch12_pairs_8192 := 100 * (ch12.bf16-pairs.8192.tflops \
