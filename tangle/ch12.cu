@@ -1077,6 +1077,35 @@ __device__ __forceinline__ void tma_load(void *dst, const CUtensorMap *map,
                  :: "r"(smem_addr(dst)), "l"(map), "r"(smem_addr(bar)),
                     "r"(x), "r"(y) : "memory");
 }
+__device__ __forceinline__ void tma_store(const CUtensorMap *map,
+                                          const void *src, int x, int y)
+{
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
+                 " [%0, {%2, %3}], [%1];\n"
+                 :: "l"(map), "r"(smem_addr(src)), "r"(x), "r"(y)
+                 : "memory");
+}
+
+__device__ __forceinline__ void smem_to_async_proxy(void)
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+__device__ __forceinline__ void warpgroup_sync(int id)
+{
+    asm volatile("bar.sync %0, 128;\n" :: "r"(id) : "memory");
+}
+
+__device__ __forceinline__ void bulk_commit(void)
+{
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+template <int N>
+__device__ __forceinline__ void bulk_wait_read(void)
+{
+    asm volatile("cp.async.bulk.wait_group.read %0;\n" :: "n"(N) : "memory");
+}
 __device__ __forceinline__ void wgmma_fence(void)
 {
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
@@ -1141,6 +1170,7 @@ wgmma_tf32(float *d, uint64_t da, uint64_t db)
                  : ACC64_OPERANDS(d)
                  : "l"(da), "l"(db), "r"(1));
 }
+
 template <int R>
 __device__ __forceinline__ void regs_down(void)
 {
@@ -1196,16 +1226,18 @@ template <int KIND, int TM = KIND == X3_KIND ? 1 : 2> struct hopper_shape {
         A_BYTES = BM * 128, B_BYTES = BN * 128,
         STAGE_BYTES = OPS * (A_BYTES + B_BYTES),
         STAGES = KIND == X3_KIND ? 3 : 4,
-        SMEM = STAGES * STAGE_BYTES + 1024    /* + alignment */
+        OUT_BYTES = 2 * 64 * 128,             /* two boxes of C per consumer */
+        SMEM = STAGES * STAGE_BYTES + 2 * OUT_BYTES + 1024  /* + alignment */
     };
 };
 
-struct hopper_maps { CUtensorMap a[2], b[2]; };
+struct hopper_maps { CUtensorMap a[2], b[2], c; };
 
 template <int KIND, int CLUSTER, int TM>
 __global__ void __launch_bounds__(384, 1)
 hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
-            int k, float alpha, float beta, float *c_, int ldc, int group)
+            int k, float alpha, float beta, float *c_, int ldc, int group,
+            int store)
 {
     typedef hopper_shape<KIND, TM> S;
     extern __shared__ __align__(1024) char smem_raw[];
@@ -1360,33 +1392,70 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
                         for (int r = 0; r < CLUSTER; r++)
                             mbar_arrive_remote(&empty[done], r);
                 }
-            {
+            if (store) {
                 int w = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
-                int pairs = ldc % 2 == 0 && (uintptr_t)c_ % 8 == 0;
+                char *boxes = stages + S::STAGES * S::STAGE_BYTES + c * S::OUT_BYTES;
                 #pragma unroll
                 for (int mi = 0; mi < S::MI; mi++)
                     #pragma unroll
-                    for (int i = 0; i < 64; i += 2) {
-                        int row = row0 + (c * S::MI + mi) * 64 + 16 * w + lane / 4
-                                  + 8 * (i % 4 / 2);
-                        int col = col0 + 8 * (i / 4) + 2 * (lane % 4);
-                        float *cij = &c_[(size_t)row * ldc + col];
-                        float2 v = make_float2(alpha * acc[mi][i], alpha * acc[mi][i + 1]);
-                        if (row < m && col + 1 < n && pairs) {
-                            if (beta != 0.0f) {
-                                float2 old = *(float2 *)cij;
-                                v.x += beta * old.x;
-                                v.y += beta * old.y;
+                    for (int j = 0; j < 4; j++) {
+                        char *box = boxes + (mi * 4 + j) % 2 * (S::OUT_BYTES / 2);
+                        int y = row0 + (c * S::MI + mi) * 64, x0 = col0 + 32 * j;
+                        if (threadIdx.x % 128 == 0)
+                            bulk_wait_read<1>();
+                        warpgroup_sync(1 + c);
+                        #pragma unroll
+                        for (int i = 16 * j; i < 16 * j + 16; i += 2) {
+                            int r = 16 * w + lane / 4 + 8 * (i % 4 / 2);
+                            int x = 8 * (i / 4 % 4) + 2 * (lane % 4);
+                            float2 v = make_float2(alpha * acc[mi][i], alpha * acc[mi][i + 1]);
+                            if (beta != 0.0f && y + r < m) {
+                                const float *old = &c_[(size_t)(y + r) * ldc + x0 + x];
+                                if (x0 + x < n)
+                                    v.x += beta * old[0];
+                                if (x0 + x + 1 < n)
+                                    v.y += beta * old[1];
                             }
-                            *(float2 *)cij = v;
-                        } else if (row < m && col < n) {
-                            cij[0] = beta == 0.0f ? v.x : v.x + beta * cij[0];
-                            if (col + 1 < n)
-                                cij[1] = beta == 0.0f ? v.y : v.y + beta * cij[1];
+                            *(float2 *)(box + r * 128 + (x / 4 ^ r % 8) * 16 + x % 4 * 4) = v;
+                        }
+                        smem_to_async_proxy();
+                        warpgroup_sync(1 + c);
+                        if (threadIdx.x % 128 == 0) {
+                            tma_store(&maps.c, box, x0, y);
+                            bulk_commit();
                         }
                     }
+            } else {
+                {
+                    int w = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
+                    int pairs = ldc % 2 == 0 && (uintptr_t)c_ % 8 == 0;
+                    #pragma unroll
+                    for (int mi = 0; mi < S::MI; mi++)
+                        #pragma unroll
+                        for (int i = 0; i < 64; i += 2) {
+                            int row = row0 + (c * S::MI + mi) * 64 + 16 * w + lane / 4
+                                      + 8 * (i % 4 / 2);
+                            int col = col0 + 8 * (i / 4) + 2 * (lane % 4);
+                            float *cij = &c_[(size_t)row * ldc + col];
+                            float2 v = make_float2(alpha * acc[mi][i], alpha * acc[mi][i + 1]);
+                            if (row < m && col + 1 < n && pairs) {
+                                if (beta != 0.0f) {
+                                    float2 old = *(float2 *)cij;
+                                    v.x += beta * old.x;
+                                    v.y += beta * old.y;
+                                }
+                                *(float2 *)cij = v;
+                            } else if (row < m && col < n) {
+                                cij[0] = beta == 0.0f ? v.x : v.x + beta * cij[0];
+                                if (col + 1 < n)
+                                    cij[1] = beta == 0.0f ? v.y : v.y + beta * cij[1];
+                            }
+                        }
+                }
             }
         }
+        if (store && threadIdx.x % 128 == 0)
+            bulk_wait_read<0>();
     }
     if (CLUSTER > 1)
         cluster_sync();
@@ -1501,13 +1570,16 @@ static void free_passes(void)
     pass_len = 0;
 }
 
-template <int KIND, int PERSIST, int GROUP, int TM>
+template <int KIND, int PERSIST, int GROUP, int TM, int STORE>
 static void launch_hopper(struct hopper_maps *maps, int m, int n, int k,
                           float alpha, float beta, float *c, int ldc)
 {
     typedef hopper_shape<KIND, TM> S;
     static int ready;
     int tiles = CEIL_DIV(m, S::BM) * CEIL_DIV(n, S::BN);
+    int store = STORE && tma_ok(c, ldc, 4);
+    if (store)
+        tensor_map(&maps->c, c, 0, m, n, ldc, 64, 32);
     if (!ready) {
         CUDA_CHECK(cudaFuncSetAttribute(hopper_gemm<KIND, 1, TM>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -1516,11 +1588,12 @@ static void launch_hopper(struct hopper_maps *maps, int m, int n, int k,
     }
     int grid = PERSIST ? min(tiles, sm_count()) : tiles;
     hopper_gemm<KIND, 1, TM><<<grid, 384, S::SMEM>>>(*maps, m, n, k, alpha,
-                                                      beta, c, ldc, GROUP);
+                                                      beta, c, ldc, GROUP,
+                                                      store);
     CUDA_CHECK(cudaGetLastError());
 }
 
-template <int PERSIST, int GROUP, int TM>
+template <int PERSIST, int GROUP, int TM, int STORE>
 static void run_hopper_bf16(int m, int n, int k, float alpha,
                             const bf16_bits *a, int lda, const bf16_bits *b,
                             int ldb, float beta, float *c, int ldc)
@@ -1532,18 +1605,19 @@ static void run_hopper_bf16(int m, int n, int k, float alpha,
     }
     tensor_map(&maps.a[0], a, 1, m, k, lda, 128 * TM, 64);
     tensor_map(&maps.b[0], b, 1, k, n, ldb, 64, 64);
-    launch_hopper<BF16_KIND, PERSIST, GROUP, TM>(&maps, m, n, k, alpha, beta,
-                                                 c, ldc);
+    launch_hopper<BF16_KIND, PERSIST, GROUP, TM, STORE>(&maps, m, n, k, alpha,
+                                                        beta, c, ldc);
 }
 
+template <int STORE>
 static void run_hopper(int m, int n, int k, float alpha, const bf16_bits *a,
                        int lda, const bf16_bits *b, int ldb, float beta,
                        float *c, int ldc)
 {
     if (CEIL_DIV(m, 256) * CEIL_DIV(n, 128) > sm_count() / 2)
-        run_hopper_bf16<1, 8, 2>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        run_hopper_bf16<1, 8, 2, STORE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
-        run_hopper_bf16<1, 8, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        run_hopper_bf16<1, 8, 1, STORE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 template <int KIND>
@@ -1568,7 +1642,7 @@ static void run_hopper_tf32(int m, int n, int k, float alpha,
         tensor_map(&maps.a[1], as, 0, m, k, ld, S::BM, 32);
         tensor_map(&maps.b[1], bs, 0, n, k, ld, S::BN, 32);
     }
-    launch_hopper<KIND, 1, 8, S::MI>(&maps, m, n, k, alpha, beta, c, ldc);
+    launch_hopper<KIND, 1, 8, S::MI, 1>(&maps, m, n, k, alpha, beta, c, ldc);
 }
 template <int CLUSTER>
 static void launch_hopper_clusters(struct hopper_maps *maps, int m, int n,
@@ -1603,7 +1677,7 @@ static void launch_hopper_clusters(struct hopper_maps *maps, int m, int n,
     }
     cfg.gridDim = dim3(CLUSTER * min(tiles, most));
     CUDA_CHECK(cudaLaunchKernelEx(&cfg, hopper_gemm<BF16_KIND, CLUSTER, 2>,
-                                  *maps, m, n, k, alpha, beta, c, ldc, 8));
+                                  *maps, m, n, k, alpha, beta, c, ldc, 8, 0));
 }
 
 template <int CLUSTER>
@@ -1615,7 +1689,7 @@ static void run_hopper_clusters(int m, int n, int k, float alpha,
     struct hopper_maps maps;
     if (!tma_ok(a, lda, 2) || !tma_ok(b, ldb, 2)
         || CEIL_DIV(n, hopper_shape<BF16_KIND>::BN) % CLUSTER != 0) {
-        run_hopper_bf16<1, 8, 2>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        run_hopper_bf16<1, 8, 2, 0>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
     tensor_map(&maps.a[0], a, 1, m, k, lda, 256 / CLUSTER, 64);
@@ -1635,22 +1709,27 @@ static const struct kernel kernels[] = {
     { .name = "bf16-tiles",
       .what = "wgmma BF16, TMA, 4 stages; a block per tile, by rows",
       .function = "hopper_gemm<0, 1, 2>",
-      .precision = BF16, .run_bf16 = run_hopper_bf16<0, 1, 2>,
+      .precision = BF16, .run_bf16 = run_hopper_bf16<0, 1, 2, 0>,
       .setup = convert_to_bf16 },
     { .name = "bf16-grouped",
       .what = "the same, tiles in groups of 8 rows",
       .function = "hopper_gemm<0, 1, 2>",
-      .precision = BF16, .run_bf16 = run_hopper_bf16<0, 8, 2>,
+      .precision = BF16, .run_bf16 = run_hopper_bf16<0, 8, 2, 0>,
       .setup = convert_to_bf16 },
-    { .name = "bf16",
+    { .name = "bf16-persistent",
       .what = "the same, persistent: a block per SM; half tiles when small",
       .function = "hopper_gemm<0, 1, 2>",
-      .precision = BF16, .run_bf16 = run_hopper,
+      .precision = BF16, .run_bf16 = run_hopper<0>,
       .setup = convert_to_bf16 },
     { .name = "bf16-pairs",
       .what = "the same in clusters of 2 that share the tile of A",
       .function = "hopper_gemm<0, 2, 2>",
       .precision = BF16, .run_bf16 = run_hopper_clusters<2>,
+      .setup = convert_to_bf16 },
+    { .name = "bf16",
+      .what = "persistent, the epilogue through shared memory and TMA",
+      .function = "hopper_gemm<0, 1, 2>",
+      .precision = BF16, .run_bf16 = run_hopper<1>,
       .setup = convert_to_bf16 },
     { .name = "tf32", .what = "wgmma TF32 after a rounding pass",
       .function = "hopper_gemm<1, 1, 2>",

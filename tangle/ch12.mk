@@ -9,10 +9,19 @@ lab := The Hopper kernel
 lab_kernel := hopper_gemm
 model.ch12_stage_us := 2 * 256 * 128 * 64 * ceil.sms \
     / (ch12.bf16.4096.tflops * 1e6) | %.2f
-model.ch12_persist_4096 := 100 * (ch12.bf16.4096.tflops \
+model.ch12_persist_4096 := 100 * (ch12.bf16-persistent.4096.tflops \
     / ch12.bf16-grouped.4096.tflops - 1) | %+.1f
-model.ch12_persist_8192 := 100 * (ch12.bf16.8192.tflops \
+model.ch12_persist_8192 := 100 * (ch12.bf16-persistent.8192.tflops \
     / ch12.bf16-grouped.8192.tflops - 1) | %+.1f
+model.ch12_store_2048 := 100 * (ch12.bf16.2048.tflops \
+    / ch12.bf16-persistent.2048.tflops - 1) | %+.1f
+model.ch12_store_4096 := 100 * (ch12.bf16.4096.tflops \
+    / ch12.bf16-persistent.4096.tflops - 1) | %+.1f
+model.ch12_store_8192 := 100 * (ch12.bf16.8192.tflops \
+    / ch12.bf16-persistent.8192.tflops - 1) | %+.1f
+model.ch12_tiles_per_sm_4096 := int((512 + ceil.sms - 1) / ceil.sms) | %.0f
+model.ch12_store_us_4096 := 1000 * (ch12.bf16-persistent.4096.ms \
+    - ch12.bf16.4096.ms) / model.ch12_tiles_per_sm_4096 | %.2f
 model.ch12_pairs_1024 := 100 * (ch12.bf16-pairs.1024.tflops \
     / ch12.bf16-grouped.1024.tflops - 1) | %+.1f
 model.ch12_pairs_2048 := 100 * (ch12.bf16-pairs.2048.tflops \
@@ -20,8 +29,8 @@ model.ch12_pairs_2048 := 100 * (ch12.bf16-pairs.2048.tflops \
 model.ch12_half_1024 := ch12.bf16.1024.tflops \
     / ch12.bf16-grouped.1024.tflops | %.2f
 model.ch12_pairs_4096 := 100 * (ch12.bf16-pairs.4096.tflops \
-    / ch12.bf16.4096.tflops - 1) | %+.1f
+    / ch12.bf16-persistent.4096.tflops - 1) | %+.1f
 model.ch12_pairs_8192 := 100 * (ch12.bf16-pairs.8192.tflops \
-    / ch12.bf16.8192.tflops - 1) | %+.1f
+    / ch12.bf16-persistent.8192.tflops - 1) | %+.1f
 model.ch12_tiles_1024 := (1024 / 256) * (1024 / 128) | %.0f
 model.ch12_idle_1024 := ceil.sms - 32 | %.0f

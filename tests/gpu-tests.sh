@@ -138,17 +138,19 @@ gpu_micro_tests() {
 }
 
 gpu_sanitize() {
-    local p=$1 t s out
+    local p=$1 t s out pad
     if ! command -v compute-sanitizer > /dev/null; then
         skip "$p: compute-sanitizer is not installed: $SANITIZERS not run"
         return
     fi
     for t in $SANITIZERS; do
         out=""
-        for s in $SANITIZER_SHAPES; do
+        for s in $SANITIZER_SHAPES $SANITIZER_ALIGNED:0; do
+            pad=1
+            case $s in *:0) s=${s%:0}; pad=0 ;; esac
             IFS=x read -r m nn k <<< "$s"
             compute-sanitizer --tool "$t" --error-exitcode 9 \
-                ./$p -m "$m" -n "$nn" -k "$k" --pad 1 --reps 1 \
+                ./$p -m "$m" -n "$nn" -k "$k" --pad $pad --reps 1 \
                 > "$tmp/san" 2>&1
             # racecheck ends with its own summary line
             if [ $? != 0 ] || ! grep -q -e "ERROR SUMMARY: 0 errors" \
