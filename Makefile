@@ -67,7 +67,7 @@ nw_upto = $(foreach c,$(CHAPTERS),$(if $(shell [ $(c) -le $(1) ] \
 # A manifest sets these fields, and model.NAME formulas; each chapter's
 # values are kept as chN.FIELD.
 FIELDS := programs roots common needs flags libs headline sass lab \
-          lab_kernel extra_runs ceilings sweep spills micro events
+          lab_kernel extra_runs ceilings sweep spills micro events profile_at
 define read_manifest
 include tangle/ch$(1).mk
 $$(foreach f,$$(FIELDS),$$(eval ch$(1).$$(f) := $$$$(value $$(f)))\

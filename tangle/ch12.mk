@@ -7,6 +7,7 @@ sass := bf16:HGMMA.64x128x16.F32.BF16 tf32:HGMMA.64x128x8.F32.TF32 \
         3xtf32:HGMMA.64x128x8.F32.TF32
 lab := The Hopper kernel
 lab_kernel := hopper_gemm
+profile_at := 1024:bf16-grouped 1024:bf16
 model.ch12_stage_us := 2 * 256 * 128 * 64 * ceil.sms \
     / (ch12.bf16.4096.tflops * 1e6) | %.2f
 model.ch12_persist_4096 := 100 * (ch12.bf16-persistent.4096.tflops \
