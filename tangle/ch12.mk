@@ -20,12 +20,6 @@ model.ch12_store_4096 := 100 * (ch12.bf16.4096.tflops \
     / ch12.bf16-persistent.4096.tflops - 1) | %+.1f
 model.ch12_store_8192 := 100 * (ch12.bf16.8192.tflops \
     / ch12.bf16-persistent.8192.tflops - 1) | %+.1f
-model.ch12_tiles_per_sm_4096 := int((512 + ceil.sms - 1) / ceil.sms) | %.0f
-model.ch12_store_us_4096 := 1000 * (ch12.bf16-persistent.4096.ms \
-    - ch12.bf16.4096.ms) / model.ch12_tiles_per_sm_4096 | %.1f
-model.ch12_tiles_per_sm_8192 := int((2048 + ceil.sms - 1) / ceil.sms) | %.0f
-model.ch12_store_us_8192 := 1000 * (ch12.bf16-persistent.8192.ms \
-    - ch12.bf16.8192.ms) / model.ch12_tiles_per_sm_8192 | %.1f
 model.ch12_l2_seen_pct := 100 * ch12.bf16-persistent.ncu.l2_read_gb \
     / (512 * 64 * 48 * 1024 / 1e9) | %.0f
 model.ch12_pairs_1024 := 100 * (ch12.bf16-pairs.1024.tflops \
