@@ -1217,7 +1217,8 @@ __device__ __forceinline__ void cluster_sync(void)
 
 enum { BF16_KIND, TF32_KIND, X3_KIND };
 
-template <int KIND, int TM = KIND == X3_KIND ? 1 : 2> struct hopper_shape {
+template <int KIND, int TM = KIND == X3_KIND ? 1 : 2, int ST = 0>
+struct hopper_shape {
     enum {
         OPS = KIND == X3_KIND ? 2 : 1,        /* operand pairs per stage */
         MI = TM,                              /* m64 tiles per consumer */
@@ -1225,7 +1226,7 @@ template <int KIND, int TM = KIND == X3_KIND ? 1 : 2> struct hopper_shape {
         BK = KIND == BF16_KIND ? 64 : 32,     /* one 128-byte row */
         A_BYTES = BM * 128, B_BYTES = BN * 128,
         STAGE_BYTES = OPS * (A_BYTES + B_BYTES),
-        STAGES = KIND == X3_KIND ? 3 : 4,
+        STAGES = ST ? ST : KIND == X3_KIND ? 3 : 4,
         OUT_BYTES = 2 * 64 * 128,             /* two boxes of C per consumer */
         SMEM = STAGES * STAGE_BYTES + 2 * OUT_BYTES + 1024  /* + alignment */
     };
@@ -1233,13 +1234,13 @@ template <int KIND, int TM = KIND == X3_KIND ? 1 : 2> struct hopper_shape {
 
 struct hopper_maps { CUtensorMap a[2], b[2], c; };
 
-template <int KIND, int CLUSTER, int TM>
+template <int KIND, int CLUSTER, int TM, int ST>
 __global__ void __launch_bounds__(384, 1)
 hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
             int k, float alpha, float beta, float *c_, int ldc, int group,
             int store)
 {
-    typedef hopper_shape<KIND, TM> S;
+    typedef hopper_shape<KIND, TM, ST> S;
     extern __shared__ __align__(1024) char smem_raw[];
     __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];
     char *stages = (char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
@@ -1570,30 +1571,30 @@ static void free_passes(void)
     pass_len = 0;
 }
 
-template <int KIND, int PERSIST, int GROUP, int TM, int STORE>
+template <int KIND, int PERSIST, int GROUP, int TM, int STORE, int ST = 0>
 static void launch_hopper(struct hopper_maps *maps, int m, int n, int k,
                           float alpha, float beta, float *c, int ldc)
 {
-    typedef hopper_shape<KIND, TM> S;
+    typedef hopper_shape<KIND, TM, ST> S;
     static int ready;
     int tiles = CEIL_DIV(m, S::BM) * CEIL_DIV(n, S::BN);
     int store = STORE && tma_ok(c, ldc, 4);
     if (store)
         tensor_map(&maps->c, c, 0, m, n, ldc, 64, 32);
     if (!ready) {
-        CUDA_CHECK(cudaFuncSetAttribute(hopper_gemm<KIND, 1, TM>,
+        CUDA_CHECK(cudaFuncSetAttribute(hopper_gemm<KIND, 1, TM, ST>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         (int)S::SMEM));
         ready = 1;
     }
     int grid = PERSIST ? min(tiles, sm_count()) : tiles;
-    hopper_gemm<KIND, 1, TM><<<grid, 384, S::SMEM>>>(*maps, m, n, k, alpha,
+    hopper_gemm<KIND, 1, TM, ST><<<grid, 384, S::SMEM>>>(*maps, m, n, k, alpha,
                                                       beta, c, ldc, GROUP,
                                                       store);
     CUDA_CHECK(cudaGetLastError());
 }
 
-template <int PERSIST, int GROUP, int TM, int STORE>
+template <int PERSIST, int GROUP, int TM, int STORE, int ST = 0>
 static void run_hopper_bf16(int m, int n, int k, float alpha,
                             const bf16_bits *a, int lda, const bf16_bits *b,
                             int ldb, float beta, float *c, int ldc)
@@ -1605,8 +1606,8 @@ static void run_hopper_bf16(int m, int n, int k, float alpha,
     }
     tensor_map(&maps.a[0], a, 1, m, k, lda, 128 * TM, 64);
     tensor_map(&maps.b[0], b, 1, k, n, ldb, 64, 64);
-    launch_hopper<BF16_KIND, PERSIST, GROUP, TM, STORE>(&maps, m, n, k, alpha,
-                                                        beta, c, ldc);
+    launch_hopper<BF16_KIND, PERSIST, GROUP, TM, STORE, ST>(&maps, m, n, k,
+                                                            alpha, beta, c, ldc);
 }
 
 template <int STORE>
@@ -1664,11 +1665,11 @@ static void launch_hopper_clusters(struct hopper_maps *maps, int m, int n,
     cfg.attrs = &dims;
     cfg.numAttrs = 1;
     if (!most) {
-        CUDA_CHECK(cudaFuncSetAttribute(hopper_gemm<BF16_KIND, CLUSTER, 2>,
+        CUDA_CHECK(cudaFuncSetAttribute(hopper_gemm<BF16_KIND, CLUSTER, 2, 0>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         (int)S::SMEM));
         CUDA_CHECK(cudaOccupancyMaxActiveClusters(
-            &most, hopper_gemm<BF16_KIND, CLUSTER, 2>, &cfg));
+            &most, hopper_gemm<BF16_KIND, CLUSTER, 2, 0>, &cfg));
         if (most < 1) {
             fprintf(stderr, "ch12: no cluster of %d blocks fits on this GPU\n",
                     CLUSTER);
@@ -1676,7 +1677,7 @@ static void launch_hopper_clusters(struct hopper_maps *maps, int m, int n,
         }
     }
     cfg.gridDim = dim3(CLUSTER * min(tiles, most));
-    CUDA_CHECK(cudaLaunchKernelEx(&cfg, hopper_gemm<BF16_KIND, CLUSTER, 2>,
+    CUDA_CHECK(cudaLaunchKernelEx(&cfg, hopper_gemm<BF16_KIND, CLUSTER, 2, 0>,
                                   *maps, m, n, k, alpha, beta, c, ldc, 8, 0));
 }
 
@@ -1708,35 +1709,35 @@ static const struct kernel kernels[] = {
       .setup = reserve_scratch, .teardown = free_scratch },
     { .name = "bf16-tiles",
       .what = "wgmma BF16, TMA, 4 stages; a block per tile, by rows",
-      .function = "hopper_gemm<0, 1, 2>",
+      .function = "hopper_gemm<0, 1, 2, 0>",
       .precision = BF16, .run_bf16 = run_hopper_bf16<0, 1, 2, 0>,
       .setup = convert_to_bf16 },
     { .name = "bf16-grouped",
       .what = "the same, tiles in groups of 8 rows",
-      .function = "hopper_gemm<0, 1, 2>",
+      .function = "hopper_gemm<0, 1, 2, 0>",
       .precision = BF16, .run_bf16 = run_hopper_bf16<0, 8, 2, 0>,
       .setup = convert_to_bf16 },
     { .name = "bf16-persistent",
       .what = "the same, persistent: a block per SM; half tiles when small",
-      .function = "hopper_gemm<0, 1, 2>",
+      .function = "hopper_gemm<0, 1, 2, 0>",
       .precision = BF16, .run_bf16 = run_hopper<0>,
       .setup = convert_to_bf16 },
     { .name = "bf16-pairs",
       .what = "the same in clusters of 2 that share the tile of A",
-      .function = "hopper_gemm<0, 2, 2>",
+      .function = "hopper_gemm<0, 2, 2, 0>",
       .precision = BF16, .run_bf16 = run_hopper_clusters<2>,
       .setup = convert_to_bf16 },
     { .name = "bf16",
       .what = "persistent, the epilogue through shared memory and TMA",
-      .function = "hopper_gemm<0, 1, 2>",
+      .function = "hopper_gemm<0, 1, 2, 0>",
       .precision = BF16, .run_bf16 = run_hopper<1>,
       .setup = convert_to_bf16 },
     { .name = "tf32", .what = "wgmma TF32 after a rounding pass",
-      .function = "hopper_gemm<1, 1, 2>",
+      .function = "hopper_gemm<1, 1, 2, 0>",
       .precision = TF32, .run = run_hopper_tf32<TF32_KIND>,
       .setup = reserve_passes, .teardown = free_passes },
     { .name = "3xtf32", .what = "wgmma 3xTF32 after a splitting pass",
-      .function = "hopper_gemm<2, 1, 1>",
+      .function = "hopper_gemm<2, 1, 1, 0>",
       .precision = FP32_3XTF32, .run = run_hopper_tf32<X3_KIND>,
       .setup = reserve_passes, .teardown = free_passes },
 };
