@@ -1647,7 +1647,7 @@ static void run_hopper_tf32(int m, int n, int k, float alpha,
     }
     launch_hopper<KIND, 1, 8, S::MI, 1>(&maps, m, n, k, alpha, beta, c, ldc);
 }
-template <int CLUSTER>
+template <int CLUSTER, int STORE>
 static void launch_hopper_clusters(struct hopper_maps *maps, int m, int n,
                                    int k, float alpha, float beta, float *c,
                                    int ldc)
@@ -1655,6 +1655,9 @@ static void launch_hopper_clusters(struct hopper_maps *maps, int m, int n,
     typedef hopper_shape<BF16_KIND> S;
     static int most;
     int tiles = CEIL_DIV(m, S::BM) * CEIL_DIV(n, CLUSTER * S::BN);
+    int store = STORE && tma_ok(c, ldc, 4);
+    if (store)
+        tensor_map(&maps->c, c, 0, m, n, ldc, 64, 32);
     cudaLaunchConfig_t cfg = { 0 };
     cudaLaunchAttribute dims;
     dims.id = cudaLaunchAttributeClusterDimension;
@@ -1680,10 +1683,11 @@ static void launch_hopper_clusters(struct hopper_maps *maps, int m, int n,
     }
     cfg.gridDim = dim3(CLUSTER * min(tiles, most));
     CUDA_CHECK(cudaLaunchKernelEx(&cfg, hopper_gemm<BF16_KIND, CLUSTER, 2, 0>,
-                                  *maps, m, n, k, alpha, beta, c, ldc, 8, 0));
+                                  *maps, m, n, k, alpha, beta, c, ldc, 8,
+                                  store));
 }
 
-template <int CLUSTER>
+template <int CLUSTER, int STORE>
 static void run_hopper_clusters(int m, int n, int k, float alpha,
                                 const bf16_bits *a, int lda,
                                 const bf16_bits *b, int ldb, float beta,
@@ -1692,12 +1696,13 @@ static void run_hopper_clusters(int m, int n, int k, float alpha,
     struct hopper_maps maps;
     if (!tma_ok(a, lda, 2) || !tma_ok(b, ldb, 2)
         || CEIL_DIV(n, hopper_shape<BF16_KIND>::BN) % CLUSTER != 0) {
-        run_hopper_bf16<1, 8, 2, 0>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        run_hopper_bf16<1, 8, 2, STORE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
     tensor_map(&maps.a[0], a, 1, m, k, lda, 256 / CLUSTER, 64);
     tensor_map(&maps.b[0], b, 1, k, n, ldb, 64, 64);
-    launch_hopper_clusters<CLUSTER>(&maps, m, n, k, alpha, beta, c, ldc);
+    launch_hopper_clusters<CLUSTER, STORE>(&maps, m, n, k, alpha, beta, c,
+                                           ldc);
 }
 
 #define HOPPER(st, g) \
