@@ -290,7 +290,7 @@ test:
 
 # What the tests build after checking tangle/.
 test-facts: $(PROGRAM_FACTS) build/manifest.tsv
-test-build: all tests/unit test-facts
+test-build: all instructor tests/unit test-facts
 
 clean:
 	rm -rf build $(foreach n,$(CHAPTERS),$(ch$(n).programs) $(ch$(n).micro) lab$(n)) \

@@ -515,6 +515,22 @@ test_book() {
     if grep -n -e '??' -e 'TODO' -e '\\R{' build/book.html > "$tmp/ph"
     then fail "the HTML has no placeholder" "$(head -c 600 "$tmp/ph")"
     else ok "the HTML has no placeholder"; fi
+    # the instructor's edition: the book and the answers, every measured
+    # answer filled in
+    for f in build/instructor.pdf build/instructor.html; do
+        [ -s "$f" ] && ok "$f built" || fail "$f built"
+    done
+    if [ -s build/instructor.pdf ]; then
+        pdftotext build/instructor.pdf "$tmp/instr.txt"
+        if grep -n -e '??' -e 'TODO' "$tmp/instr.txt" > "$tmp/ph"; then
+            fail "the instructor's PDF has no placeholder" "$(head "$tmp/ph")"
+        else ok "the instructor's PDF has no placeholder"; fi
+    fi
+    if [ -s build/instructor.html ]; then
+        if grep -n -e '??' -e 'TODO' -e '\\R{' build/instructor.html > "$tmp/ph"
+        then fail "the instructor's HTML has no placeholder" "$(head -c 600 "$tmp/ph")"
+        else ok "the instructor's HTML has no placeholder"; fi
+    fi
     if grep -E -i 'undefined|Rerun to get' build/tex/book.log > "$tmp/ph"
     then fail "the LaTeX log has no undefined reference" "$(cat "$tmp/ph")"
     else ok "the LaTeX log has no undefined reference"; fi
