@@ -3,6 +3,7 @@
 #   make             the programs ./ch0 ... ./chN and build/book.{pdf,html}
 #   make chapterN    just ./chN
 #   make bench       measure every chapter on this GPU -> results/<gpu>/
+#   make answers     the changed programs of the worked answers (answers/)
 #   make test        the tests (those that need a GPU run when one is here)
 #
 # Nothing here knows a chapter.  Each chapter chapters/chN.nw declares how
@@ -228,6 +229,35 @@ lab$(1): build/lab/ch$(1) $(ch$(1).programs) $(ch$(shell expr $(1) - 1).programs
 endef
 $(foreach n,$(LABS),$(eval $(call lab_rules,$(n))))
 
+# Worked answers: an exercise whose answer is a change to the chapter's
+# program has it as a unified diff, answers/chN-exE.diff, against
+# tangle/chN.cu.  make answers applies each (book/tools/apply-diff, which
+# fails when the diff no longer fits the code) into build/answers/chN-exE.cu
+# and compiles it as the chapter's program is compiled; the diff's preamble
+# says what make bench runs (book/tools/answers-bench), and the
+# instructor's edition prints the diff beside the measured answer.
+ANSWER_DIFFS := $(sort $(wildcard answers/ch*-ex*.diff))
+answer_chapter = $(patsubst ch%,%,$(firstword $(subst -, ,$(1))))
+ANSWER_BINS := $(foreach d,$(ANSWER_DIFFS),$(if $(filter \
+  $(call answer_chapter,$(basename $(notdir $(d)))),$(BUILDABLE)),\
+  build/answers/$(basename $(notdir $(d)))))
+define answer_rules   # $(1) chN-exE, $(2) chapter
+build/answers/$(1).cu: answers/$(1).diff tangle/ch$(2).cu book/tools/apply-diff
+	@mkdir -p $$(@D)
+	book/tools/apply-diff $$< tangle/ch$(2).cu > $$@.tmp && mv $$@.tmp $$@
+build/answers/$(1).o: build/answers/$(1).cu $(HEADERS) build/ch$(2).flags
+	$(NVCC) $(call nvcc_for,ch$(2),$(2)) -Itangle -c $$< -o $$@ \
+	  2> build/answers/$(1).log; rc=$$$$?; \
+	  grep -v -e '^ptxas info' -e 'bytes stack frame' build/answers/$(1).log >&2; \
+	  exit $$$$rc
+build/answers/$(1): build/answers/$(1).o $(COMMON_OBJS)
+	$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs)
+endef
+$(foreach b,$(notdir $(ANSWER_BINS)),\
+  $(eval $(call answer_rules,$(b),$(call answer_chapter,$(b)))))
+answers: $(ANSWER_BINS)
+.PHONY: answers
+
 define skip_rules   # $(1) chapter
 .PHONY: skip-ch$(1) $(ch$(1).programs) $(ch$(1).micro)
 skip-ch$(1):
@@ -260,7 +290,7 @@ PROGRAM_FACTS := $(foreach p,$(HARNESS_BINS),build/ptxas-$(p).csv build/sass-$(p
 # Never tangles or installs anything: a GPU machine needs only nvcc and
 # cuBLAS.
 bench:
-	$(MAKE) NO_TANGLE=1 programs build/manifest.tsv
+	$(MAKE) NO_TANGLE=1 programs answers build/manifest.tsv
 	book/tools/bench "$(BENCH_SIZES)" $(BENCH_CHAPTERS)
 
 # Hardware counters (Nsight Compute), for the book, into GPU_DIR (by
@@ -290,7 +320,7 @@ test:
 
 # What the tests build after checking tangle/.
 test-facts: $(PROGRAM_FACTS) build/manifest.tsv
-test-build: all instructor tests/unit test-facts
+test-build: all instructor answers tests/unit test-facts
 
 clean:
 	rm -rf build $(foreach n,$(CHAPTERS),$(ch$(n).programs) $(ch$(n).micro) lab$(n)) \

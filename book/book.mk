@@ -105,26 +105,38 @@ build/book.pdf: book/book.tex book/meta.tex book/preface.tex book/results.sty \
 
 # The instructor's edition: the answers of the chapters that have them,
 # in the chapters' order, after the last chapter.
+# An answer that changes a chapter's code shows the change: a line
+# \answerdiff{chN-exE} becomes the diff answers/chN-exE.diff
+# (book/tools/answer-diffs), in build/tex/answers/chN.tex.
 ANSWERS := $(wildcard $(CHAPTERS:%=answers/ch%.tex))
-build/tex/answers.tex: $(ANSWERS) book/book.mk book/tools/lab-samples \
+ANSWER_TEX := $(ANSWERS:answers/%=build/tex/answers/%)
+build/tex/answers/%.tex: answers/%.tex book/tools/answer-diffs $(ANSWER_DIFFS)
+	@mkdir -p $(@D)
+	book/tools/answer-diffs < $< > $@.tmp
+	mv $@.tmp $@
+build/tex/answers.tex: $(ANSWER_TEX) book/book.mk book/tools/lab-samples \
     $(wildcard $(RESULTS)/lab*-*.txt)
 	@mkdir -p $(@D)
 	{ printf '\\chapter{Answers to the exercises}\\label{app:answers}\n\n'; \
 	  printf 'The marks say how much work an exercise is; a time is for a lab of\n'; \
-	  printf 'the chapter done in class, by a student who has read the chapter.\n\n'; \
-	  for f in $(ANSWERS); do printf '\\input{%s}\n' "$$PWD/$${f%.tex}"; done; \
+	  printf 'the chapter done in class, by a student who has read the chapter.\n'; \
+	  printf 'Where an answer is a change to the chapter'"'"'s program, it is shown\n'; \
+	  printf 'as a diff of the tangled file (\\texttt{-} lines go, \\texttt{+} lines\n'; \
+	  printf 'come), and the numbers beside it were measured with the changed\n'; \
+	  printf 'program (\\texttt{make answers} builds them).\n\n'; \
+	  for f in $(ANSWER_TEX); do printf '\\input{%s}\n' "$$PWD/$${f%.tex}"; done; \
 	  book/tools/lab-samples '$(RESULTS)'; } > $@.tmp
 	mv $@.tmp $@
 
-build/instructor.pdf: book/instructor.tex build/book.pdf build/tex/answers.tex $(ANSWERS) \
+build/instructor.pdf: book/instructor.tex build/book.pdf build/tex/answers.tex $(ANSWER_TEX) \
     | $(TOOLS_STAMP)
 	book/tools/pdfbook $(BOOK_OUT) instructor
 
-build/html/instructor.tex: build/html/book.tex build/tex/answers.tex $(ANSWERS) \
+build/html/instructor.tex: build/html/book.tex build/tex/answers.tex $(ANSWER_TEX) \
     book/tools/subst
 	{ sed '/^\\end{document}/,$$d' build/html/book.tex; \
 	  sed 's/\\input{.*}//' build/tex/answers.tex; \
-	  for f in $(ANSWERS); do book/tools/subst $(BOOK_OUT) < $$f; done; \
+	  for f in $(ANSWER_TEX); do book/tools/subst $(BOOK_OUT) < $$f; done; \
 	  printf '\\end{document}\n'; } > $@.tmp
 	mv $@.tmp $@
 
