@@ -883,6 +883,85 @@ test_labs() {
     rm -rf build/lab/ch$n build/lab/ch$n.*
 }
 
+# The worked answers that change a chapter's code (answers/chN-exE.diff):
+# each still fits the code it changes, says what to run, is built, is
+# shown by an answer, and was measured with the code as it is now; a
+# diff that no longer fits is refused; the keys count a wrong check.
+test_answers() {
+    local f name n bad="" out hash rc want_key
+    for f in answers/ch*-ex*.diff; do
+        [ -f "$f" ] || continue
+        name=$(basename "$f" .diff); n=${name#ch}; n=${n%%-*}
+        if ! book/tools/apply-diff "$f" "tangle/ch$n.cu" > "$tmp/applied" 2> "$tmp/err"; then
+            bad="$bad"$'\n'"$(cat "$tmp/err")"; continue
+        fi
+        cmp -s "$tmp/applied" "tangle/ch$n.cu" && bad="$bad"$'\n'"$name changes nothing"
+        sed -n '/^--- /q;p' "$f" | grep -q '^\(run\|before\|check\):' \
+            || bad="$bad"$'\n'"$name: its preamble has no run:, before: or check: line"
+        grep -q "^\\\\answerdiff{$name}" answers/ch$n.tex \
+            || bad="$bad"$'\n'"$name: no answer of answers/ch$n.tex shows it (\\answerdiff{$name})"
+        case " $(man buildable) " in
+        *" $n "*) [ -x "build/answers/$name" ] || bad="$bad"$'\n'"build/answers/$name was not built" ;;
+        esac
+    done
+    for f in answers/ch*.tex; do
+        for name in $(sed -n 's/^\\answerdiff{\([^}]*\)}.*/\1/p' "$f"); do
+            [ -f "answers/$name.diff" ] || bad="$bad"$'\n'"$f shows answers/$name.diff, which does not exist"
+        done
+    done
+    [ -z "$bad" ] && ok "every answer's diff fits its chapter's code, is built and shown" \
+        || fail "every answer's diff fits its chapter's code, is built and shown" "$bad"
+    # a planted change to the code the diff expects: refused, by hunk
+    f=$(ls answers/ch*-ex*.diff 2> /dev/null | head -1)
+    if [ -n "$f" ]; then
+        name=$(basename "$f" .diff); n=${name#ch}; n=${n%%-*}
+        awk '/^@@ /{h++} h == 1 && /^ / && !done { print " PLANTED" substr($0, 2); done = 1; next } { print }' \
+            "$f" > "$tmp/planted.diff"
+        out=$(book/tools/apply-diff "$tmp/planted.diff" "tangle/ch$n.cu" 2>&1 > /dev/null); rc=$?
+        [ $rc = 1 ] && grep -q "hunk 1 does not match" <<< "$out" \
+            && ok "a diff that no longer fits the code is refused, naming the hunk" \
+            || fail "a diff that no longer fits the code is refused, naming the hunk" "exit $rc: $out"
+        printf '\\answerdiff{ch%s-ex999}\n' "$n" | book/tools/answer-diffs > /dev/null 2> "$tmp/err"; rc=$?
+        [ $rc = 1 ] && grep -q "no answers/ch$n-ex999.diff" "$tmp/err" \
+            && ok "an answer that shows a missing diff stops the build" \
+            || fail "an answer that shows a missing diff stops the build" "exit $rc: $(cat "$tmp/err")"
+    fi
+    # measured with the code and the diffs as they are
+    for n in $CHAPTERS; do
+        ls answers/ch$n-ex*.diff > /dev/null 2>&1 || continue
+        f=$RESULTS/answers-ch$n.csv
+        hash=$(book/tools/codehash "$n" answers)
+        bad=$(book/tools/csvq -v hash="$hash" 'csv_row() { next }
+            { rows++; seen[F("answer")] = 1
+              if (F("code_hash") != hash) { print "row " FNR ": stale"; exit } }
+            END { if (!rows) print "no rows" }' "$f" 2>&1)
+        for name in $(ls answers/ch$n-ex*.diff | xargs -n1 basename | sed 's/\.diff$//'); do
+            grep -q "^${name#ch$n-}," "$f" 2>/dev/null || bad="$bad no rows for ${name#ch$n-};"
+        done
+        [ -z "$bad" ] && ok "ch$n: the worked answers were measured with the current code" \
+            || fail "ch$n: the worked answers were measured with the current code" "$f: $bad"
+    done
+    # the keys of an answer's rows: a wrong check is counted and named
+    bad=""
+    mkdir -p "$tmp/ans-res" "$tmp/ans-out"
+    cp build/manifest.tsv "$tmp/ans-out/"
+    { echo 'answer,use,options,chapter,kernel,m,n,k,tflops,error,check,code_hash'
+      echo 'ex1,check,"",7,k1,31,33,17,0.1,1e-6,ok,x'
+      echo 'ex1,check,"--pad 1",7,k1,31,33,17,0.1,1e-1,FAIL,x'
+      echo 'ex1,check,"",7,k1,2,3,4,,,timeout,x'
+      echo 'ex1,run,"--size 64",7,k1,64,64,64,2.0,1e-6,ok,x'
+      echo 'ex1,before,"--size 64",7,k1,64,64,64,1.6,1e-6,ok,x'; } > "$tmp/ans-res/answers-ch7.csv"
+    book/tools/more-keys "$tmp/ans-res" "$tmp/ans-out" 7 2> "$tmp/err"
+    out=$(grep '^ch7\.ex1\.' "$tmp/ans-out/results.keys" | sort | tr '\t' '=' | tr '\n' ' ')
+    for want_key in "ch7.ex1.k1.checks=3" "ch7.ex1.k1.failed=2" \
+        "ch7.ex1.k1.failed_shapes=31x33x17, 2x3x4" "ch7.ex1.k1.64.change_pct=+25.0" \
+        "ch7.ex1.before.k1.64.tflops=1.60"; do
+        grep -qF "$want_key " <<< "$out " || bad="$bad missing $want_key;"
+    done
+    [ -z "$bad" ] && ok "an answer's keys count its wrong checks and compare before and after" \
+        || fail "an answer's keys count its wrong checks and compare before and after" "$bad got: $out"
+}
+
 cpu_tests() {
     want manifests && test_manifests
     want compile && test_compile
@@ -893,6 +972,7 @@ cpu_tests() {
     want cli && test_micro_cli
     want cli && { have_gpu || test_micro_no_gpu; }
     want labs && test_labs
+    want answers && test_answers
     want results && test_results
     want results && test_models
     want results && test_gpu_figures
