@@ -229,37 +229,44 @@ lab$(1): build/lab/ch$(1) $(ch$(1).programs) $(ch$(shell expr $(1) - 1).programs
 endef
 $(foreach n,$(LABS),$(eval $(call lab_rules,$(n))))
 
-# Worked answers: an exercise whose answer is a change to the chapter's
-# program has it as a unified diff, answers/chN-exE.diff, against
-# tangle/chN.cu.  make answers applies each (book/tools/apply-diff, which
-# fails when the diff no longer fits the code) into build/answers/chN-exE.cu
-# and compiles it as the chapter's program is compiled; the diff's preamble
-# says what make bench runs (book/tools/answers-bench), and the
-# instructor's edition prints the diff beside the measured answer.
+# Worked answers: an exercise whose answer is a change to a chapter's
+# program has it as a unified diff, answers/chN-exE.diff, against the
+# tangled source it changes (its first line, --- tangle/P.cu: the
+# chapter's program, or another of its programs such as its
+# microbenchmark).  make answers applies each (book/tools/apply-diff,
+# which fails when the diff no longer fits the code) into
+# build/answers/chN-exE.cu and compiles it as P is compiled; the diff's
+# preamble says what make bench runs (book/tools/answers-bench), and the
+# instructor's edition prints the diff beside the measured answer.  An
+# answer that only runs the chapter's programs has a preamble alone,
+# answers/chN-exE.run, and nothing to build.
 ANSWER_DIFFS := $(sort $(wildcard answers/ch*-ex*.diff))
 answer_chapter = $(patsubst ch%,%,$(firstword $(subst -, ,$(1))))
 ANSWER_BINS := $(foreach d,$(ANSWER_DIFFS),$(if $(filter \
   $(call answer_chapter,$(basename $(notdir $(d)))),$(BUILDABLE)),\
   build/answers/$(basename $(notdir $(d)))))
-define answer_rules   # $(1) chN-exE, $(2) chapter
-build/answers/$(1).cu: answers/$(1).diff tangle/ch$(2).cu book/tools/apply-diff
+# the program a diff changes: P of its first line, --- tangle/P.cu
+answer_target = $(shell sed -n '/^--- /{s|^--- tangle/\([^ ]*\)\.cu.*|\1|p;q;}' answers/$(1).diff)
+define answer_rules   # $(1) chN-exE, $(2) chapter, $(3) the program it changes
+build/answers/$(1).cu: answers/$(1).diff tangle/$(3).cu book/tools/apply-diff
 	@mkdir -p $$(@D)
-	book/tools/apply-diff $$< tangle/ch$(2).cu > $$@.tmp && mv $$@.tmp $$@
+	book/tools/apply-diff $$< tangle/$(3).cu > $$@.tmp && mv $$@.tmp $$@
 # (A program compiled from tangle/ rather than from the chapters' #line
 # source hears of each helper of the earlier chapters that it does not
 # call, warning 177; the chapters' builds check those, so it is not
 # repeated here.)
-build/answers/$(1).o: build/answers/$(1).cu $(HEADERS) build/ch$(2).flags
-	$(NVCC) $(call nvcc_for,ch$(2),$(2)) -Xcudafe --diag_suppress=177 \
+build/answers/$(1).o: build/answers/$(1).cu $(HEADERS) build/$(3).flags
+	$(NVCC) $(call nvcc_for,$(3),$(2)) -Xcudafe --diag_suppress=177 \
 	  -Itangle -c $$< -o $$@ \
 	  2> build/answers/$(1).log; rc=$$$$?; \
 	  grep -v -e '^ptxas info' -e 'bytes stack frame' build/answers/$(1).log >&2; \
 	  exit $$$$rc
-build/answers/$(1): build/answers/$(1).o $(COMMON_OBJS)
+# (a microbenchmark has no harness to link)
+build/answers/$(1): build/answers/$(1).o $(if $(filter $(3),$(ch$(2).micro)),,$(COMMON_OBJS))
 	$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs)
 endef
 $(foreach b,$(notdir $(ANSWER_BINS)),\
-  $(eval $(call answer_rules,$(b),$(call answer_chapter,$(b)))))
+  $(eval $(call answer_rules,$(b),$(call answer_chapter,$(b)),$(call answer_target,$(b)))))
 answers: $(ANSWER_BINS)
 .PHONY: answers
 
