@@ -888,29 +888,49 @@ test_labs() {
 # shown by an answer, and was measured with the code as it is now; a
 # diff that no longer fits is refused; the keys count a wrong check.
 test_answers() {
-    local f name n bad="" out hash rc want_key
+    local f name n t bad="" out hash rc want_key af
     for f in answers/ch*-ex*.diff; do
         [ -f "$f" ] || continue
         name=$(basename "$f" .diff); n=${name#ch}; n=${n%%-*}
-        if ! book/tools/apply-diff "$f" "tangle/ch$n.cu" > "$tmp/applied" 2> "$tmp/err"; then
+        # the tangled program it changes: its first line, --- tangle/P.cu
+        t=$(sed -n '/^--- /{s|^--- tangle/\([^ ]*\)\.cu.*|\1|p;q;}' "$f")
+        case " $(man "$n" programs) $(man "$n" micro) " in
+        *" $t "*) ;;
+        *) bad="$bad"$'\n'"$name changes tangle/$t.cu, not a program of chapter $n"; continue ;;
+        esac
+        if ! book/tools/apply-diff "$f" "tangle/$t.cu" > "$tmp/applied" 2> "$tmp/err"; then
             bad="$bad"$'\n'"$(cat "$tmp/err")"; continue
         fi
-        cmp -s "$tmp/applied" "tangle/ch$n.cu" && bad="$bad"$'\n'"$name changes nothing"
-        sed -n '/^--- /q;p' "$f" | grep -q '^\(run\|before\|check\):' \
-            || bad="$bad"$'\n'"$name: its preamble has no run:, before: or check: line"
+        cmp -s "$tmp/applied" "tangle/$t.cu" && bad="$bad"$'\n'"$name changes nothing"
+        sed -n '/^--- /q;p' "$f" | grep -q '^\(run\|before\|check\|repeat\|profile\|sanitize\):' \
+            || bad="$bad"$'\n'"$name: its preamble says nothing to run (run:, before:, check:, ...)"
         grep -q "^\\\\answerdiff{$name}" answers/ch$n.tex \
             || bad="$bad"$'\n'"$name: no answer of answers/ch$n.tex shows it (\\answerdiff{$name})"
         case " $(man buildable) " in
         *" $n "*) [ -x "build/answers/$name" ] || bad="$bad"$'\n'"build/answers/$name was not built" ;;
         esac
     done
+    # an answer that runs the chapter's programs alone: a program it has,
+    # and something to run
+    for f in answers/ch*-ex*.run; do
+        [ -f "$f" ] || continue
+        name=$(basename "$f" .run); n=${name#ch}; n=${n%%-*}
+        t=$(sed -n 's/^program: *//p' "$f"); t=${t:-ch$n}
+        case " $(man "$n" programs) $(man "$n" micro) " in
+        *" $t "*) ;;
+        *) bad="$bad"$'\n'"$name runs $t, not a program of chapter $n" ;;
+        esac
+        grep -q '^\(run\|before\|repeat\|profile\|profile-before\|sanitize\):' "$f" \
+            || bad="$bad"$'\n'"$name: says nothing to run"
+        [ -f "answers/$name.diff" ] && bad="$bad"$'\n'"$name has both a .diff and a .run"
+    done
     for f in answers/ch*.tex; do
         for name in $(sed -n 's/^\\answerdiff{\([^}]*\)}.*/\1/p' "$f"); do
             [ -f "answers/$name.diff" ] || bad="$bad"$'\n'"$f shows answers/$name.diff, which does not exist"
         done
     done
-    [ -z "$bad" ] && ok "every answer's diff fits its chapter's code, is built and shown" \
-        || fail "every answer's diff fits its chapter's code, is built and shown" "$bad"
+    [ -z "$bad" ] && ok "every answer's diff fits its chapter's code, is built and shown; every run names a program" \
+        || fail "every answer's diff fits its chapter's code, is built and shown; every run names a program" "$bad"
     # a planted change to the code the diff expects: refused, by hunk
     f=$(ls answers/ch*-ex*.diff 2> /dev/null | head -1)
     if [ -n "$f" ]; then
@@ -926,20 +946,25 @@ test_answers() {
             && ok "an answer that shows a missing diff stops the build" \
             || fail "an answer that shows a missing diff stops the build" "exit $rc: $(cat "$tmp/err")"
     fi
-    # measured with the code and the diffs as they are
+    # measured with the code and the answers as they are, in every file
+    # their preambles fill (book/tools/answer-files)
     for n in $CHAPTERS; do
-        ls answers/ch$n-ex*.diff > /dev/null 2>&1 || continue
-        f=$RESULTS/answers-ch$n.csv
+        af=$(book/tools/answer-files "$n")
+        [ -n "$af" ] || continue
         hash=$(book/tools/codehash "$n" answers)
-        bad=$(book/tools/csvq -v hash="$hash" 'csv_row() { next }
-            { rows++; seen[F("answer")] = 1
-              if (F("code_hash") != hash) { print "row " FNR ": stale"; exit } }
-            END { if (!rows) print "no rows" }' "$f" 2>&1)
-        for name in $(ls answers/ch$n-ex*.diff | xargs -n1 basename | sed 's/\.diff$//'); do
-            grep -q "^${name#ch$n-}," "$f" 2>/dev/null || bad="$bad no rows for ${name#ch$n-};"
+        bad=""
+        for f in $af; do
+            bad="$bad$(book/tools/csvq -v hash="$hash" -v f="$f" 'csv_row() { next }
+                { rows++; if (F("code_hash") != hash) { print f " row " FNR ": stale;"; exit } }
+                END { if (!rows) print f ": no rows;" }' "$RESULTS/$f" 2>&1)"
+        done
+        for f in $(ls answers/ch$n-ex*.diff answers/ch$n-ex*.run 2> /dev/null); do
+            name=$(basename "$f"); name=${name%.*}
+            cat "$RESULTS"/answers-*ch$n.csv 2> /dev/null | grep -q "^\"\\?${name#ch$n-}[,.]" \
+                || bad="$bad no rows for ${name#ch$n-};"
         done
         [ -z "$bad" ] && ok "ch$n: the worked answers were measured with the current code" \
-            || fail "ch$n: the worked answers were measured with the current code" "$f: $bad"
+            || fail "ch$n: the worked answers were measured with the current code" "$bad"
     done
     # the keys of an answer's rows: a wrong check is counted and named
     bad=""
@@ -960,6 +985,26 @@ test_answers() {
     done
     [ -z "$bad" ] && ok "an answer's keys count its wrong checks and compare before and after" \
         || fail "an answer's keys count its wrong checks and compare before and after" "$bad got: $out"
+    # repeated runs, a microbenchmark's rows, a sanitizer's counts
+    bad=""
+    rm -f "$tmp/ans-out/results.keys" "$tmp/ans-out/results.raw"
+    { echo 'answer,use,options,chapter,kernel,m,n,k,tflops,error,check,code_hash'
+      echo 'ex2,repeat,"--size 64",7,k1,64,64,64,2.0,1e-6,ok,x'
+      echo 'ex2,repeat,"--size 64",7,k1,64,64,64,2.0,1e-1,FAIL,x'; } > "$tmp/ans-res/answers-ch7.csv"
+    { echo 'answer,use,options,chapter,name,what,tflops,runs,code_hash'
+      echo 'ex3,run,"",7,peak_a1,one chain,77.5,21,x'
+      echo 'ex3,before,"",7,peak,eight chains,320.0,21,x'; } > "$tmp/ans-res/answers-micro-ch7.csv"
+    { echo 'answer,use,tool,options,hazards,errors,warnings,pairs,occurrences,check,exit,code_hash'
+      echo 'ex4,run,racecheck,"--size 256",7,3,4,120,5000,FAIL,1,x'; } > "$tmp/ans-res/answers-san-ch7.csv"
+    book/tools/more-keys "$tmp/ans-res" "$tmp/ans-out" 7 2> "$tmp/err"
+    out=$(grep '^ch7\.ex' "$tmp/ans-out/results.keys" | sort | tr '\t' '=' | tr '\n' ' ')
+    for want_key in "ch7.ex2.k1.64.runs=2" "ch7.ex2.k1.64.runs_failed=1" \
+        "ch7.ex3.micro.peak_a1.tflops=77.5" "ch7.ex3.before.micro.peak.tflops=320" \
+        "ch7.ex4.racecheck.pairs=120" "ch7.ex4.racecheck.errors=3" "ch7.ex4.racecheck.check=FAIL"; do
+        grep -qF "$want_key " <<< "$out " || bad="$bad missing $want_key;"
+    done
+    [ -z "$bad" ] && ok "an answer's keys count repeated runs, name microbenchmark rows and sanitizer counts" \
+        || fail "an answer's keys count repeated runs, name microbenchmark rows and sanitizer counts" "$bad got: $out $(cat "$tmp/err")"
 }
 
 cpu_tests() {
