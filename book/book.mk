@@ -123,7 +123,10 @@ build/tex/answers.tex: $(ANSWER_TEX) book/book.mk book/tools/lab-samples \
 	  printf 'Where an answer is a change to the chapter'"'"'s program, it is shown\n'; \
 	  printf 'as a diff of the tangled file (\\texttt{-} lines go, \\texttt{+} lines\n'; \
 	  printf 'come), and the numbers beside it were measured with the changed\n'; \
-	  printf 'program (\\texttt{make answers} builds them).\n\n'; \
+	  printf 'program (\\texttt{make answers} builds them). Other answers were\n'; \
+	  printf 'measured with the chapter'"'"'s own programs, run with other options,\n'; \
+	  printf 'under the profiler or under \\texttt{compute-sanitizer}, as the files\n'; \
+	  printf '\\texttt{answers/chN-exE.run} and the preambles of the diffs say.\n\n'; \
 	  for f in $(ANSWER_TEX); do printf '\\input{%s}\n' "$$PWD/$${f%.tex}"; done; \
 	  book/tools/lab-samples '$(RESULTS)'; } > $@.tmp
 	mv $@.tmp $@
