@@ -246,7 +246,7 @@ ANSWER_BINS := $(foreach d,$(ANSWER_DIFFS),$(if $(filter \
   $(call answer_chapter,$(basename $(notdir $(d)))),$(BUILDABLE)),\
   build/answers/$(basename $(notdir $(d)))))
 # the program a diff changes: P of its first line, --- tangle/P.cu
-answer_target = $(shell sed -n '/^--- /{s|^--- tangle/\([^ ]*\)\.cu.*|\1|p;q;}' answers/$(1).diff)
+answer_target = $(shell book/tools/answer-target answers/$(1).diff)
 define answer_rules   # $(1) chN-exE, $(2) chapter, $(3) the program it changes
 build/answers/$(1).cu: answers/$(1).diff tangle/$(3).cu book/tools/apply-diff
 	@mkdir -p $$(@D)

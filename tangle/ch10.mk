@@ -26,7 +26,5 @@ model.ch10_ans_waves_3072 := 24 * 12 / ceil.sms | %.2f
 model.ch10_ans_waves_6144 := 48 * 24 / ceil.sms | %.1f
 model.ch10_ans_mma_latency := 2 * 16 * 8 * 8 * 4 * ceil.sms * ceil.clock_mhz \
     / (ch10.ex4.micro.mma_tf32_w4_a1.tflops * 1e6) | %.0f
-model.ch10_ans_inst_per_mma := ch10.mma.ncu.inst_ginst \
-    / ch10.mma.ncu.hmma_ginst | %.2f
 model.ch10_ans_ex8_inst_per_mma := ch10.ex8.mma.ncu.inst_ginst \
-    / ch10.ex8.mma.ncu.hmma_ginst | %.2f
+    / ch10.ex8.mma.ncu.hmma_ginst | %.1f

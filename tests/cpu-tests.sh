@@ -893,7 +893,7 @@ test_answers() {
         [ -f "$f" ] || continue
         name=$(basename "$f" .diff); n=${name#ch}; n=${n%%-*}
         # the tangled program it changes: its first line, --- tangle/P.cu
-        t=$(sed -n '/^--- /{s|^--- tangle/\([^ ]*\)\.cu.*|\1|p;q;}' "$f")
+        t=$(book/tools/answer-target "$f")
         case " $(man "$n" programs) $(man "$n" micro) " in
         *" $t "*) ;;
         *) bad="$bad"$'\n'"$name changes tangle/$t.cu, not a program of chapter $n"; continue ;;
@@ -915,7 +915,7 @@ test_answers() {
     for f in answers/ch*-ex*.run; do
         [ -f "$f" ] || continue
         name=$(basename "$f" .run); n=${name#ch}; n=${n%%-*}
-        t=$(sed -n 's/^program: *//p' "$f"); t=${t:-ch$n}
+        t=$(book/tools/answer-target "$f")
         case " $(man "$n" programs) $(man "$n" micro) " in
         *" $t "*) ;;
         *) bad="$bad"$'\n'"$name runs $t, not a program of chapter $n" ;;
