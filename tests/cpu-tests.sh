@@ -920,7 +920,7 @@ test_answers() {
         *" $t "*) ;;
         *) bad="$bad"$'\n'"$name runs $t, not a program of chapter $n" ;;
         esac
-        grep -q '^\(run\|before\|repeat\|profile\|profile-before\|sanitize\):' "$f" \
+        grep -q '^\(run\|before\|repeat\|profile\|profile-before\|profile-function\|profile-function-before\|sanitize\):' "$f" \
             || bad="$bad"$'\n'"$name: says nothing to run"
         [ -f "answers/$name.diff" ] && bad="$bad"$'\n'"$name has both a .diff and a .run"
     done
