@@ -962,6 +962,21 @@ test_answers() {
             name=$(basename "$f"); name=${name%.*}
             cat "$RESULTS"/answers-*ch$n.csv 2> /dev/null | grep -q "^\"\\?${name#ch$n-}[,.]" \
                 || bad="$bad no rows for ${name#ch$n-};"
+            # each profile its own row, labelled as book/tools/answers-bench says
+            ex=${name#ch$n-}
+            while IFS= read -r l; do
+                set -- ${l#*:}
+                case $l in
+                profile:*|profile-before:*)
+                    e=""; while [ $# -gt 1 ]; do [ "$1" = --kernel ] && e=$2; shift; done
+                    case $l in profile-before:*) label=$ex.before.$e ;; *) label=$ex.$e ;; esac ;;
+                profile-function:*) label=$ex.$1 ;;
+                profile-function-before:*) label=$ex.before.$1 ;;
+                *) continue ;;
+                esac
+                grep -q "^\"$label\"," "$RESULTS/answers-ncu-ch$n.csv" 2> /dev/null \
+                    || bad="$bad no profile $label in answers-ncu-ch$n.csv;"
+            done < <(sed -n '/^--- /q;p' "$f")
         done
         [ -z "$bad" ] && ok "ch$n: the worked answers were measured with the current code" \
             || fail "ch$n: the worked answers were measured with the current code" "$bad"
