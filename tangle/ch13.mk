@@ -17,6 +17,7 @@ model.b_copy_4096_ms := 4 * 4096^2 / ch13.micro.h2d_pinned.gbs / 1e6 | %.2f
 model.copies_in_4096_ms := 8 * 4096^2 / ch13.micro.h2d_pinned.gbs / 1e6 | %.2f
 model.ch13_ans_register_ms := ch13.ex4.micro.alloc_register_4096.ms \
     + ch13.ex4.micro.alloc_unregister_4096.ms | %.0f
-model.ch13_ans_pinning_saves_ms := ch13.naive.4096.ms - ch13.pinned.4096.ms | %.0f
+model.ch13_ans_pinning_saves_ms := ch13.naive.4096.ms \
+    - ch13.pinned.4096.ms | %.0f
 model.ch13_ans_register_jobs := model.ch13_ans_register_ms \
     / model.ch13_ans_pinning_saves_ms | %.1f

@@ -47,9 +47,13 @@ model.ch9_ans_sk_mid_gain_4097 := 100 * (1 - model.ch9_ans_sk_mid_steps_4097 \
 model.ch9_ans_sk_gain_4096 := 100 * (1 - model.ch9_ans_sk_steps_4096 \
     / model.ch9_ans_waves_steps_4096) | %.0f
 model.ch9_ans_scale_meas_us := 1000 * ch9.ex5.scale_kernel.ncu.time_ms | %.1f
+model.ch9_ans_scale_ratio := model.ch9_ans_scale_meas_us \
+    / model.ch9_ans_scale_us | %.1f
 model.ch9_ans_sk_meas_us := 1000 * ch9.ex5.sgemm_streamk.ncu.time_ms | %.0f
-model.ch9_ans_red_adds_m := 32 * ch9.ex5.sgemm_streamk.ncu.red_inst / 1e6 | %.1f
-model.ch9_ans_red_sectors_m := ch9.ex5.sgemm_streamk.ncu.red_sectors / 1e6 | %.1f
+model.ch9_ans_red_adds_m := 32 * ch9.ex5.sgemm_streamk.ncu.red_inst \
+    / 1e6 | %.1f
+model.ch9_ans_red_sectors_m := ch9.ex5.sgemm_streamk.ncu.red_sectors \
+    / 1e6 | %.1f
 model.ch9_ans_red_per_inst := ch9.ex5.sgemm_streamk.ncu.red_sectors \
     / ch9.ex5.sgemm_streamk.ncu.red_inst | %.1f
 model.ch9_ans_split_meas_4100 := ch9.ex6.tuned.4100.tflops \
@@ -58,12 +62,15 @@ model.ch9_ans_split_meas_4160 := ch9.ex6.tuned.4160.tflops \
     / ch9.ex6.unsplit.4160.tflops | %.2f
 model.ch9_ans_split_meas_4200 := ch9.ex6.tuned.4200.tflops \
     / ch9.ex6.unsplit.4200.tflops | %.2f
-model.ch9_ans_ex9_adds_before_m := 32 * ch9.ex9.before.sgemm_streamk.ncu.red_inst \
+model.ch9_ans_ex9_adds_before_m := 32 \
+    * ch9.ex9.before.sgemm_streamk.ncu.red_inst / 1e6 | %.1f
+model.ch9_ans_ex9_adds_m := 32 * ch9.ex9.sgemm_streamk.ncu.red_inst \
     / 1e6 | %.1f
-model.ch9_ans_ex9_adds_m := 32 * ch9.ex9.sgemm_streamk.ncu.red_inst / 1e6 | %.1f
 model.ch9_ans_ex9_scale_us := 1000 * ch9.ex9.scale_split.ncu.time_ms | %.0f
-model.ch9_ans_ex9_scale_before_us := 1000 * ch9.ex9.before.scale_kernel.ncu.time_ms | %.0f
-model.ch9_ans_sk_saving_meas_1111 := 100 * (1 - ch9.dbuf-128x128x16-w32x64-t8x8-b1.1111.tflops \
+model.ch9_ans_ex9_scale_before_us := 1000 \
+    * ch9.ex9.before.scale_kernel.ncu.time_ms | %.0f
+model.ch9_ans_sk_saving_meas_1111 := 100 * (1 \
+    - ch9.dbuf-128x128x16-w32x64-t8x8-b1.1111.tflops \
     / ch9.sk-128x128x16-w32x64-t8x8-b1.1111.tflops) | %.0f
 model.ch9_ans_ex9_scale_inst_ratio := ch9.ex9.scale_split.ncu.inst_ginst \
     / ch9.ex9.before.scale_kernel.ncu.inst_ginst | %.1f
