@@ -889,6 +889,8 @@ test_labs() {
 # diff that no longer fits is refused; the keys count a wrong check.
 test_answers() {
     local f name n t bad="" out hash rc want_key af
+    # a preamble line that runs something (book/tools/answers-bench)
+    runs_something='^\(run\|before\|check\|repeat\|profile\|profile-before\|profile-function\|profile-function-before\|sanitize\):'
     for f in answers/ch*-ex*.diff; do
         [ -f "$f" ] || continue
         name=$(basename "$f" .diff); n=${name#ch}; n=${n%%-*}
@@ -902,7 +904,7 @@ test_answers() {
             bad="$bad"$'\n'"$(cat "$tmp/err")"; continue
         fi
         cmp -s "$tmp/applied" "tangle/$t.cu" && bad="$bad"$'\n'"$name changes nothing"
-        sed -n '/^--- /q;p' "$f" | grep -q '^\(run\|before\|check\|repeat\|profile\|sanitize\):' \
+        sed -n '/^--- /q;p' "$f" | grep -q "$runs_something" \
             || bad="$bad"$'\n'"$name: its preamble says nothing to run (run:, before:, check:, ...)"
         grep -q "^\\\\answerdiff{$name}" answers/ch$n.tex \
             || bad="$bad"$'\n'"$name: no answer of answers/ch$n.tex shows it (\\answerdiff{$name})"
@@ -920,7 +922,7 @@ test_answers() {
         *" $t "*) ;;
         *) bad="$bad"$'\n'"$name runs $t, not a program of chapter $n" ;;
         esac
-        grep -q '^\(run\|before\|repeat\|profile\|profile-before\|profile-function\|profile-function-before\|sanitize\):' "$f" \
+        grep -q "$runs_something" "$f" \
             || bad="$bad"$'\n'"$name: says nothing to run"
         [ -f "answers/$name.diff" ] && bad="$bad"$'\n'"$name has both a .diff and a .run"
     done
