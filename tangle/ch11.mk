@@ -13,3 +13,12 @@ model.ch11_ans_four_tflops := ch11.3xtf32.4096.tflops * 3 / 4 | %.0f
 model.ch11_ans_inst_stage := ch11.3xtf32.ncu.inst_ginst * 1e9 \
     / (32 * 32 * 8 * 128) | %.0f
 model.ch11_ans_bsplit_pct := 100 * 128 / model.ch11_ans_inst_stage | %.0f
+model.ch11_ans_bsplit_inst_pct := 100 * (1 - ch11.ex3.3xtf32.ncu.inst_ginst \
+    / ch11.ex3.before.3xtf32.ncu.inst_ginst) | %.0f
+model.ch11_ans_int_wrong_512 := ch11.ex4.micro.tf32_512.wrong | %.0f
+model.ch11_ans_int_up_512 := ch11.ex4.micro.tf32_512.upward | %.0f
+model.ch11_ans_int_elements_512 := ch11.ex4.micro.tf32_512.elements | %.0f
+model.ch11_ans_int_wrong_4096 := ch11.ex4.micro.tf32_4096.wrong | %.0f
+model.ch11_ans_int_wrong_3x := ch11.ex4.micro.3xtf32_512.wrong \
+    + ch11.ex4.micro.3xtf32_4096.wrong + ch11.ex4.micro.fp32_512.wrong \
+    + ch11.ex4.micro.fp32_4096.wrong | %.0f

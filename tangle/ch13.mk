@@ -21,3 +21,19 @@ model.ch13_ans_pinning_saves_ms := ch13.naive.4096.ms \
     - ch13.pinned.4096.ms | %.0f
 model.ch13_ans_register_jobs := model.ch13_ans_register_ms \
     / model.ch13_ans_pinning_saves_ms | %.1f
+model.ch13_ans_tiles_ms_4096 := 2 * 4096^3 / ch13.ex5.tiles.4096.tflops \
+    / 1e9 | %.1f
+model.ch13_ans_panels_ms_4096 := 2 * 4096^3 \
+    / ch13.ex5.before.overlap.4096.tflops / 1e9 | %.1f
+model.ch13_ans_tiles_ms_8192 := 2 * 8192^3 / ch13.ex5.tiles.8192.tflops \
+    / 1e9 | %.1f
+model.ch13_ans_panels_ms_8192 := 2 * 8192^3 \
+    / ch13.ex5.before.overlap.8192.tflops / 1e9 | %.1f
+model.ch13_ans_tile_mults_4096 := 32 * 2 * 512 * 1024 * 4096 \
+    / ch13.ex5.before.kernel.512x1024x4096.tflops / 1e9 | %.1f
+model.ch13_ans_kernel_ms_4096 := 2 * 4096^3 \
+    / ch13.ex5.before.kernel.4096.tflops / 1e9 | %.1f
+model.ch13_ans_tile_mults_8192 := 64 * 2 * 1024 * 1024 * 8192 \
+    / ch13.ex5.before.kernel.1024x1024x8192.tflops / 1e9 | %.1f
+model.ch13_ans_kernel_ms_8192 := 2 * 8192^3 \
+    / ch13.ex5.before.kernel.8192.tflops / 1e9 | %.1f
