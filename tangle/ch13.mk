@@ -21,6 +21,9 @@ model.ch13_ans_pinning_saves_ms := ch13.naive.4096.ms \
     - ch13.pinned.4096.ms | %.0f
 model.ch13_ans_register_jobs := model.ch13_ans_register_ms \
     / model.ch13_ans_pinning_saves_ms | %.1f
+model.ch13_ans_3x_job_ms := model.copies_in_4096_ms \
+    + ch12.3xtf32.4096.ms / 8 \
+    + 4 * 4096^2 / 8 / ch13.micro.d2h_pinned.gbs / 1e6 | %.1f
 model.ch13_ans_tiles_ms_4096 := 2 * 4096^3 / ch13.ex5.tiles.4096.tflops \
     / 1e9 | %.1f
 model.ch13_ans_panels_ms_4096 := 2 * 4096^3 \
