@@ -964,6 +964,12 @@ test_answers() {
             name=$(basename "$f"); name=${name%.*}
             cat "$RESULTS"/answers-*ch$n.csv 2> /dev/null | grep -q "^\"\\?${name#ch$n-}[,.]" \
                 || bad="$bad no rows for ${name#ch$n-};"
+            # a program with a table of its own: its rows among the
+            # microbenchmark's, where the answer's keys look for them
+            if sed -n '/^--- /q;p' "$f" | grep -qx 'table: micro'; then
+                grep -q "^${name#ch$n-},run," "$RESULTS/answers-micro-ch$n.csv" 2> /dev/null \
+                    || bad="$bad ${name#ch$n-} (table: micro) has no rows in answers-micro-ch$n.csv;"
+            fi
             # each profile its own row, labelled as book/tools/answers-bench says
             ex=${name#ch$n-}
             while IFS= read -r l; do
