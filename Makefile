@@ -67,8 +67,9 @@ nw_upto = $(foreach c,$(CHAPTERS),$(if $(shell [ $(c) -le $(1) ] \
 
 # A manifest sets these fields, and model.NAME formulas; each chapter's
 # values are kept as chN.FIELD.
-FIELDS := programs roots common needs flags libs headline sass lab \
-          lab_kernel extra_runs ceilings sweep spills micro events profile_at
+FIELDS := programs roots common links needs flags libs headline sass lab \
+          lab_kernel extra_runs ceilings sweep spills micro micro_links \
+          events profile_at
 define read_manifest
 include tangle/ch$(1).mk
 $$(foreach f,$$(FIELDS),$$(eval ch$(1).$$(f) := $$$$(value $$(f)))\
@@ -80,8 +81,10 @@ endef
 $(foreach n,$(CHAPTERS),$(eval $(call read_manifest,$(n))))
 
 # What chapter N tangles: its manifest first (it names the other files),
-# its programs' sources, its other roots and its microbenchmark's source.
-roots_of = $(ch$(1).programs:%=%.cu) $(ch$(1).roots) $(ch$(1).micro:%=%.cu)
+# its code (tangle/chN.cu, which holds every program's table of kernels),
+# its other roots (its header chN.h, if later chapters use its code) and
+# its microbenchmark's source.
+roots_of = ch$(1).cu $(ch$(1).roots) $(ch$(1).micro:%=%.cu)
 TANGLED := $(MANIFESTS) $(foreach n,$(CHAPTERS),\
              $(addprefix tangle/,$(call roots_of,$(n))))
 ifneq ($(NOTANGLE),)
@@ -139,9 +142,9 @@ chapter%: ch%
 # the object still depends only on tangle/, so prose edits compile nothing.
 # Compiler output is kept in build/*.log: the ptxas report (registers,
 # shared memory, spills) feeds the book and the tests.
-define source_of   # $(1) file in tangle/, $(2) chapter
-$(if $(NOTANGLE),notangle -L -R$(1) $(call nw_upto,$(2)) > build/src/$(1) \
-  && echo build/src/$(1),echo tangle/$(1))
+define source_of   # $(1) file in tangle/, $(2) chapter, $(3) name of the copy
+$(if $(NOTANGLE),notangle -L -R$(1) $(call nw_upto,$(2)) > build/src/$(or $(3),$(1)) \
+  && echo build/src/$(or $(3),$(1)),echo tangle/$(1))
 endef
 
 define common_rules
@@ -175,13 +178,25 @@ build/$(1).o: tangle/$(1).cu $(3) build/$(1).flags
 	  exit $$$$rc
 .PHONY: FORCE
 endef
-$(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).programs),\
-  $(eval $(call compile_rules,$(p),$(n),$(HEADERS)))))
+$(foreach n,$(BUILDABLE),$(eval $(call compile_rules,ch$(n),$(n),$(HEADERS))))
 $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).micro),\
-  $(eval $(call compile_rules,$(p),$(n),))))
+  $(eval $(call compile_rules,$(p),$(n),$(HEADERS)))))
 
+# A program P of chapter N is the chapter's code, build/chN.o, whose
+# table P_program it runs, with the one main function (main.c) compiled
+# for P, the objects of the earlier chapters whose launch functions the
+# chapter calls (field links: ch5 for build/ch5.o) and the harness.
+link_objs = $(foreach o,$(1),build/$(o).o)
+main_for = -DPROGRAM=$(1) -DBOOK_CHAPTER=$(2) \
+  -DBOOK_TARGET='"$(call target_of,$(2))"'
 define program_rules   # $(1) program, $(2) chapter
-$(1): build/$(1).o $(COMMON_OBJS)
+build/main-$(1).o: tangle/main.c $(HEADERS) build/ch$(2).flags
+	@mkdir -p build/src
+	src=$$$$($(call source_of,main.c,0,main-$(1).c)) && \
+	$(CC) $(CFLAGS) -I$(CUDA_INC) -Itangle $(call main_for,$(1),$(2)) \
+	  -c $$$$src -o $$@ 2> build/main-$(1).log; \
+	  rc=$$$$?; cat build/main-$(1).log >&2; exit $$$$rc
+$(1): build/main-$(1).o build/ch$(2).o $(call link_objs,$(ch$(2).links)) $(COMMON_OBJS)
 	$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs)
 # What the program says about its kernels, without a GPU.
 build/kernels-$(1).tsv: $(1)
@@ -192,7 +207,8 @@ $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).programs),\
 
 # A microbenchmark: no harness, no kernel list, no per-kernel reports.
 define micro_rules   # $(1) program, $(2) chapter
-$(1): build/$(1).o
+$(1): build/$(1).o $(call link_objs,$(ch$(2).micro_links)) \
+      $(if $(ch$(2).micro_links),$(COMMON_OBJS))
 	$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs)
 endef
 $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).micro),\
@@ -279,11 +295,19 @@ endef
 $(foreach n,$(SKIPPED),$(eval $(call skip_rules,$(n))))
 
 # Per kernel instance: registers, shared memory, spills (ptxas), and the
-# machine code's instruction counts; no GPU is needed.
-build/ptxas-%.csv: build/%.o build/kernels-%.tsv book/tools/ptxas
-	book/tools/ptxas build/$*.log build/kernels-$*.tsv > $@
-build/sass-%.txt: build/%.o book/tools/sass
-	book/tools/sass $< > $@
+# machine code's instruction counts; no GPU is needed.  A program's
+# kernels are compiled in its chapter's object and in those it links, so
+# its ptxas report is theirs together, and its machine code is read from
+# the program itself.
+define facts_rules   # $(1) program, $(2) chapter
+build/ptxas-$(1).csv: $(1) build/kernels-$(1).tsv book/tools/ptxas
+	cat $(foreach o,ch$(2) $(ch$(2).links),build/$(o).log) > build/ptxas-$(1).log
+	book/tools/ptxas build/ptxas-$(1).log build/kernels-$(1).tsv > $$@
+build/sass-$(1).txt: $(1) book/tools/sass
+	book/tools/sass $(1) > $$@
+endef
+$(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).programs),\
+  $(eval $(call facts_rules,$(p),$(n)))))
 build/sass-%.csv: build/sass-%.txt build/kernels-%.tsv book/tools/sass-count
 	book/tools/sass-count $< build/kernels-$*.tsv > $@
 

@@ -51,19 +51,8 @@ static const struct kernel kernels[] = {
       .run = cublas_sgemm },
 };
 
-static const struct chapter chapter = {
+extern "C" const struct chapter ch0_program = {
     .title = "the harness and cuBLAS",
     .kernels = kernels, .nkernels = COUNT_OF(kernels),
     .cpu = cpu_sgemm, .ffma_tflops = ffma_tflops,
 };
-
-#if !defined(BOOK_CHAPTER) || !defined(BOOK_TARGET)
-#error "build with make: it defines BOOK_CHAPTER and BOOK_TARGET"
-#endif
-int main(int argc, char **argv)
-{
-    struct chapter ch = chapter;
-    ch.number = BOOK_CHAPTER;
-    ch.target = BOOK_TARGET;
-    return harness_main(argc, argv, &ch);
-}

@@ -1,5 +1,5 @@
 programs := ch0
-roots := harness.h harness.c
+roots := harness.h harness.c main.c
 common := harness
 needs := sm_75
 libs := -lcublas

@@ -31,18 +31,7 @@ static const struct kernel kernels[] = {
       .function = "sgemm_naive", .run = run_naive },
 };
 
-static const struct chapter chapter = {
+extern "C" const struct chapter ch1_program = {
     .title = "the naive kernel",
     .kernels = kernels, .nkernels = COUNT_OF(kernels),
 };
-
-#if !defined(BOOK_CHAPTER) || !defined(BOOK_TARGET)
-#error "build with make: it defines BOOK_CHAPTER and BOOK_TARGET"
-#endif
-int main(int argc, char **argv)
-{
-    struct chapter ch = chapter;
-    ch.number = BOOK_CHAPTER;
-    ch.target = BOOK_TARGET;
-    return harness_main(argc, argv, &ch);
-}

@@ -1,128 +1,5 @@
 /* ch10.cu: tensor cores with mma.sync. */
-#include <stdint.h>
-#include <mma.h>
-#include <cuda_bf16.h>
-#include "harness.h"
-
-static int aligned16(const float *a, const float *b, int lda, int ldb)
-{
-    uintptr_t addr = (uintptr_t)a | (uintptr_t)b;
-    return addr % 16 == 0 && (lda | ldb) % 4 == 0;
-}
-
-__device__ __forceinline__ void
-cp_async(float *dst, const float *src, int bytes, int valid)
-{
-    unsigned s = (unsigned)__cvta_generic_to_shared(dst);
-    if (bytes == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
-                     :: "r"(s), "l"(src), "r"(valid));
-    else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n"
-                     :: "r"(s), "l"(src), "r"(valid));
-}
-
-__device__ __forceinline__ void cp_async_commit(void)
-{
-    asm volatile("cp.async.commit_group;\n" ::);
-}
-
-template <int N>
-__device__ __forceinline__ void cp_async_wait(void)
-{
-    asm volatile("cp.async.wait_group %0;\n" :: "n"(N));
-}
-
-template <int VEC>
-__device__ __forceinline__ void
-copy4(float *dst, const float *x, int ld, int row, int col,
-      int rows, int cols)
-{
-    int in = row < rows ? cols - col : 0;   /* floats that exist */
-    in = in < 0 ? 0 : in > 4 ? 4 : in;
-    if (VEC == 4) {
-        cp_async(dst, in ? &x[row * ld + col] : x, 16, 4 * in);
-    } else {
-        #pragma unroll
-        for (int e = 0; e < 4; e++)
-            cp_async(dst + e, e < in ? &x[row * ld + col + e] : x, 4,
-                     e < in ? 4 : 0);
-    }
-}
-
-static int sm_count(void)
-{
-    static int sms;
-    if (!sms) {
-        int dev;
-        CUDA_CHECK(cudaGetDevice(&dev));
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms,
-                   cudaDevAttrMultiProcessorCount, dev));
-    }
-    return sms;
-}
-
-__device__ __forceinline__ unsigned
-to_tf32(float x)
-{
-    unsigned r;
-    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
-    return r;
-}
-
-__device__ __forceinline__ void
-ldmatrix_x4(unsigned *r, const void *p)
-{
-    unsigned s = (unsigned)__cvta_generic_to_shared(p);
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 "
-                 "{%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(s));
-}
-
-__device__ __forceinline__ void
-ldmatrix_x4_trans(unsigned *r, const void *p)
-{
-    unsigned s = (unsigned)__cvta_generic_to_shared(p);
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 "
-                 "{%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(s));
-}
-
-__device__ __forceinline__ void
-mma_tf32(float *d, const unsigned *a, const unsigned *b)
-{
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
-                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-                 "{%0, %1, %2, %3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]),
-                   "r"(b[0]), "r"(b[1]));
-}
-
-__device__ __forceinline__ void
-mma_bf16(float *d, const unsigned *a, const unsigned *b)
-{
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-                 "{%0, %1, %2, %3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]),
-                   "r"(b[0]), "r"(b[1]));
-}
-
-template <int ROUND>
-__device__ __forceinline__ unsigned
-rounded(unsigned x)
-{
-    return ROUND == 1 ? to_tf32(__uint_as_float(x))
-         : ROUND == 2 ? x + 0x1000u : x;
-}
-
-#define TA(s, r, c) (apipe + ((s) * BM + (r)) * BK + (((c) ^ ((r) & 7)) * 4))
-#define TBT(s, r, c) (bpipe + ((s) * BN + (r)) * BK + (((c) ^ ((r) & 7)) * 4))
-#define TB(s, k, c) (bpipe + ((s) * BK + (k)) * BN + (((c) ^ (((k) & 3) * 2)) * 4))
+#include "ch10.h"
 
 template <int BM, int BN, int WM, int WN, int STAGES, int VEC, int MINB,
           int ROUND, int BT>
@@ -524,7 +401,7 @@ tf32_mma(int m, int n, int k, float alpha,
 static float *scratch_buf[2];
 static size_t scratch_len[2];
 
-static float *scratch(int i, size_t floats)
+float *scratch(int i, size_t floats)
 {
     if (floats > scratch_len[i]) {
         if (scratch_buf[i])
@@ -536,14 +413,14 @@ static float *scratch(int i, size_t floats)
     return scratch_buf[i];
 }
 
-static void reserve_scratch(int m, int n, int k, const struct operands *set)
+void reserve_scratch(int m, int n, int k, const struct operands *set)
 {
     (void)set;
     scratch(0, (size_t)m * CEIL_DIV(k, 4) * 4);
     scratch(1, (size_t)n * CEIL_DIV(k, 4) * 4);
 }
 
-static void free_scratch(void)
+void free_scratch(void)
 {
     for (int i = 0; i < 2; i++) {
         if (scratch_buf[i])
@@ -551,11 +428,6 @@ static void free_scratch(void)
         scratch_buf[i] = NULL;
         scratch_len[i] = 0;
     }
-}
-
-__device__ __forceinline__ float tf32_rounded(float v)
-{
-    return __uint_as_float((__float_as_uint(v) + 0x1000u) & 0xffffe000u);
 }
 
 __global__ void transpose_round(const float *b, int ldb, float *bt, int ldt,
@@ -1003,7 +875,7 @@ __global__ void to_bf16_kernel(const float *x, bf16_bits *y, int rows,
         }
 }
 
-static void convert_to_bf16(int m, int n, int k, const struct operands *set)
+void convert_to_bf16(int m, int n, int k, const struct operands *set)
 {
     to_bf16_kernel<<<1024, 256>>>(set->a, (bf16_bits *)set->a16, m, k,
                                   set->lda);
@@ -1103,9 +975,9 @@ static void run_wmma(int m, int n, int k, float alpha,
     CUDA_CHECK(cudaGetLastError());
 }
 
-static void run_mma(int m, int n, int k, float alpha,
-                    const float *a, int lda, const float *b, int ldb,
-                    float beta, float *c, int ldc)
+void run_mma(int m, int n, int k, float alpha,
+             const float *a, int lda, const float *b, int ldb,
+             float beta, float *c, int ldc)
 {
     if (CEIL_DIV(m, 128) * CEIL_DIV(n, 256) >= 2 * sm_count())
         run_tf32<128, 256, 64, 64, 4, 1, 2, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
@@ -1113,8 +985,8 @@ static void run_mma(int m, int n, int k, float alpha,
         run_tf32<128, 128, 64, 64, 3, 2, 2, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-static void run_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
-                     int lda, const bf16_bits *b, int ldb, float beta,
+void run_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
+              int lda, const bf16_bits *b, int ldb, float beta,
                      float *c, int ldc)
 {
     if (CEIL_DIV(m, 256) * CEIL_DIV(n, 128) >= 8 * sm_count())
@@ -1137,18 +1009,41 @@ static const struct kernel kernels[] = {
       .setup = convert_to_bf16 },
 };
 
-static const struct chapter chapter = {
+extern "C" const struct chapter ch10_program = {
     .title = "tensor cores with mma.sync",
     .kernels = kernels, .nkernels = COUNT_OF(kernels),
 };
 
-#if !defined(BOOK_CHAPTER) || !defined(BOOK_TARGET)
-#error "build with make: it defines BOOK_CHAPTER and BOOK_TARGET"
-#endif
-int main(int argc, char **argv)
-{
-    struct chapter ch = chapter;
-    ch.number = BOOK_CHAPTER;
-    ch.target = BOOK_TARGET;
-    return harness_main(argc, argv, &ch);
-}
+#define TF32(bm, bn, wm, wn, s, minb, r, bt) \
+    { .name = "tf32-" #bm "x" #bn "-w" #wm "x" #wn "-s" #s "-b" #minb \
+              "-r" #r "-t" #bt, \
+      .what = "mma.sync TF32", \
+      .function = "tf32_mma<" #bm ", " #bn ", " #wm ", " #wn ", " #s \
+                  ", 4, " #minb ", " #r ", " #bt ">", \
+      .precision = TF32, .run = run_tf32<bm, bn, wm, wn, s, minb, r, bt>, \
+      .setup = reserve_scratch, .teardown = free_scratch }
+#define BF16(bm, bn, wm, wn, s, minb) \
+    { .name = "bf16-" #bm "x" #bn "-w" #wm "x" #wn "-s" #s "-b" #minb, \
+      .what = "mma.sync BF16", \
+      .function = "bf16_mma<" #bm ", " #bn ", " #wm ", " #wn ", " #s \
+                  ", 8, " #minb ">", \
+      .precision = BF16, .run_bf16 = run_bf16mma<bm, bn, wm, wn, s, minb>, \
+      .setup = convert_to_bf16 }
+
+static const struct kernel sweep_kernels[] = {
+    TF32(128, 256, 64, 64, 3, 1, 2, 1), TF32(128, 256, 64, 64, 4, 1, 2, 1),
+    TF32(128, 256, 64, 64, 3, 1, 3, 1), TF32(128, 256, 64, 64, 4, 1, 3, 1),
+    TF32(128, 128, 64, 64, 3, 2, 2, 1), TF32(128, 128, 64, 64, 3, 2, 3, 1),
+    TF32(128, 256, 64, 64, 3, 1, 1, 1), TF32(128, 256, 64, 64, 3, 1, 0, 1),
+    TF32(256, 128, 64, 64, 3, 1, 2, 1), TF32(256, 128, 64, 64, 4, 1, 3, 1),
+    BF16(128, 256, 64, 64, 3, 1), BF16(128, 256, 64, 64, 4, 1),
+    BF16(128, 128, 64, 64, 3, 2), BF16(256, 128, 64, 64, 3, 1),
+    BF16(256, 128, 64, 64, 4, 1),
+    { .name = "wmma", .what = "WMMA", .function = "wmma_tf32<4>",
+      .precision = TF32, .run = run_wmma },
+};
+
+extern "C" const struct chapter ch10sweep_program = {
+    .title = "tensor cores: the configurations tried",
+    .kernels = sweep_kernels, .nkernels = COUNT_OF(sweep_kernels),
+};

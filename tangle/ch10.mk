@@ -1,4 +1,6 @@
 programs := ch10 ch10sweep
+roots := ch10.h
+links := ch9 ch8 ch5
 micro := ch10peak
 sweep := ch10sweep --size 1024,4096,8192
 extra_runs := --size 8192

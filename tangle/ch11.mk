@@ -1,4 +1,5 @@
 programs := ch11
+links := ch10 ch9 ch8 ch5
 extra_runs := --size 8192
 needs := sm_80
 libs := -lcublas

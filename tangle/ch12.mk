@@ -1,4 +1,5 @@
 programs := ch12 ch12sweep
+links := ch10 ch9 ch8 ch5
 sweep := ch12sweep --size 4096,8192
 extra_runs := --size 8192 -m 4097 -n 4095 -k 4093
 needs := sm_90a

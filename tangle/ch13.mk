@@ -1,4 +1,7 @@
 programs := ch13
+roots := ch13.h
+links := ch9 ch8 ch5
+micro_links := ch13 ch9 ch8 ch5
 micro := ch13job
 events := ch13job --events
 needs := sm_80

@@ -31,18 +31,7 @@ static const struct kernel kernels[] = {
       .function = "sgemm_coalesced", .run = run_coalesced },
 };
 
-static const struct chapter chapter = {
+extern "C" const struct chapter ch2_program = {
     .title = "coalescing global memory",
     .kernels = kernels, .nkernels = COUNT_OF(kernels),
 };
-
-#if !defined(BOOK_CHAPTER) || !defined(BOOK_TARGET)
-#error "build with make: it defines BOOK_CHAPTER and BOOK_TARGET"
-#endif
-int main(int argc, char **argv)
-{
-    struct chapter ch = chapter;
-    ch.number = BOOK_CHAPTER;
-    ch.target = BOOK_TARGET;
-    return harness_main(argc, argv, &ch);
-}

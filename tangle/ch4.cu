@@ -174,18 +174,7 @@ static const struct kernel kernels[] = {
       .function = "sgemm_tile2d", .run = run_tile2d },
 };
 
-static const struct chapter chapter = {
+extern "C" const struct chapter ch4_program = {
     .title = "register tiling",
     .kernels = kernels, .nkernels = COUNT_OF(kernels),
 };
-
-#if !defined(BOOK_CHAPTER) || !defined(BOOK_TARGET)
-#error "build with make: it defines BOOK_CHAPTER and BOOK_TARGET"
-#endif
-int main(int argc, char **argv)
-{
-    struct chapter ch = chapter;
-    ch.number = BOOK_CHAPTER;
-    ch.target = BOOK_TARGET;
-    return harness_main(argc, argv, &ch);
-}

@@ -1,5 +1,5 @@
 /* ch5.cu: loads that follow a flat thread index. */
-#include "harness.h"
+#include "ch5.h"
 
 #define TX (BN / TN)            /* threads along a row of the block */
 #define TY (BM / TM)            /* threads along a column */
@@ -144,9 +144,9 @@ sgemm_remap2d(int m, int n, int k, float alpha,
         }
 }
 
-static void run_remap2d(int m, int n, int k, float alpha,
-                        const float *a, int lda, const float *b, int ldb,
-                        float beta, float *c, int ldc)
+void run_remap2d(int m, int n, int k, float alpha,
+                 const float *a, int lda, const float *b, int ldb,
+                 float beta, float *c, int ldc)
 {
     dim3 block(TX, TY);
     dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
@@ -168,18 +168,7 @@ static const struct kernel kernels[] = {
       .function = "sgemm_remap2d", .run = run_remap2d },
 };
 
-static const struct chapter chapter = {
+extern "C" const struct chapter ch5_program = {
     .title = "index rearrangement",
     .kernels = kernels, .nkernels = COUNT_OF(kernels),
 };
-
-#if !defined(BOOK_CHAPTER) || !defined(BOOK_TARGET)
-#error "build with make: it defines BOOK_CHAPTER and BOOK_TARGET"
-#endif
-int main(int argc, char **argv)
-{
-    struct chapter ch = chapter;
-    ch.number = BOOK_CHAPTER;
-    ch.target = BOOK_TARGET;
-    return harness_main(argc, argv, &ch);
-}

@@ -1,4 +1,5 @@
 programs := ch5
+roots := ch5.h
 needs := sm_75
 libs := -lcublas
 headline := remap2d

@@ -1,4 +1,6 @@
 programs := ch6
+roots := ch6.h
+links := ch5
 needs := sm_75
 libs := -lcublas
 headline := float4

@@ -1,4 +1,6 @@
 programs := ch7
+roots := ch7.h
+links := ch6 ch5
 extra_runs := --size 8192
 needs := sm_75
 libs := -lcublas

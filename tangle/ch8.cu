@@ -1,118 +1,5 @@
 /* ch8.cu: warp tiling. */
-#include <stdint.h>
-#include "harness.h"
-
-#define TX (BN / TN)            /* threads along a row of the block */
-#define TY (BM / TM)            /* threads along a column */
-#define NT (TX * TY)            /* threads in the block */
-
-#define BM 128
-#define BN 128
-#define BK 16
-#define TM 8
-#define TN 8
-
-__global__ void __launch_bounds__(NT, 2)
-sgemm_remap2d(int m, int n, int k, float alpha,
-              const float *a, int lda, const float *b, int ldb,
-              float beta, float *c, int ldc)
-{
-    static_assert(NT % BK == 0 && BM % (NT / BK) == 0,
-                  "the threads must cover the A tile in whole rows");
-    static_assert(NT % BN == 0 && BK % (NT / BN) == 0,
-                  "the threads must cover the B tile in whole rows");
-    __shared__ float as[BM][BK], bs[BK][BN];
-    int tx = threadIdx.x, ty = threadIdx.y;
-    int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
-    float accum[TM][TN] = { { 0.0f } };
-    int tid = ty * TX + tx;
-    int arow = tid / BK, acol = tid % BK;
-    int brow = tid / BN, bcol = tid % BN;
-    for (int t = 0; t < k; t += BK) {
-        #pragma unroll
-        for (int i = 0; i < BM; i += NT / BK)
-            as[arow + i][acol] = row0 + arow + i < m && t + acol < k
-                ? a[(row0 + arow + i) * lda + t + acol] : 0.0f;
-        #pragma unroll
-        for (int i = 0; i < BK; i += NT / BN)
-            bs[brow + i][bcol] = t + brow + i < k && col0 + bcol < n
-                ? b[(t + brow + i) * ldb + col0 + bcol] : 0.0f;
-        __syncthreads();
-        #pragma unroll
-        for (int p = 0; p < BK; p++) {
-            float ra[TM], rb[TN];
-            #pragma unroll
-            for (int i = 0; i < TM; i++)
-                ra[i] = as[ty * TM + i][p];
-            #pragma unroll
-            for (int j = 0; j < TN; j++)
-                rb[j] = bs[p][tx * TN + j];
-            #pragma unroll
-            for (int i = 0; i < TM; i++)
-                #pragma unroll
-                for (int j = 0; j < TN; j++)
-                    accum[i][j] += ra[i] * rb[j];
-        }
-        __syncthreads();
-    }
-    #pragma unroll
-    for (int i = 0; i < TM; i++)
-        #pragma unroll
-        for (int j = 0; j < TN; j++) {
-            int row = row0 + ty * TM + i, col = col0 + tx * TN + j;
-            float acc = accum[i][j];
-            if (row < m && col < n) {
-                float *cij = &c[row * ldc + col];
-                *cij = beta == 0.0f ? alpha * acc : alpha * acc + beta * *cij;
-            }
-        }
-}
-
-static void run_remap2d(int m, int n, int k, float alpha,
-                        const float *a, int lda, const float *b, int ldb,
-                        float beta, float *c, int ldc)
-{
-    dim3 block(TX, TY);
-    dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
-    sgemm_remap2d<<<grid, block>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-}
-
-#undef BM
-#undef BN
-#undef BK
-#undef TM
-#undef TN
-
-#undef TX
-#undef TY
-#undef NT
-
-__device__ __forceinline__ float4
-load4(const float *x, int ld, int row, int col, int rows, int cols)
-{
-    const float *p = &x[row * ld + col];
-    float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    if (row >= rows)
-        return v;
-    if (col + 3 < cols)
-        return *(const float4 *)p;
-    if (col < cols)
-        v.x = p[0];
-    if (col + 1 < cols)
-        v.y = p[1];
-    if (col + 2 < cols)
-        v.z = p[2];
-    return v;
-}
-
-static int aligned16(const float *a, const float *b, int lda, int ldb)
-{
-    uintptr_t addr = (uintptr_t)a | (uintptr_t)b;
-    return addr % 16 == 0 && (lda | ldb) % 4 == 0;
-}
-
-#define ASWIZZLE(p) ((p) / 4 * (128 / BK) % 32)
-#define BSWIZZLE(c) ((c) / 32 % 4 * 4)
+#include "ch8.h"
 
 #define APAD 0
 #define AT(p, r) ast[p][(r) ^ ASWIZZLE(p)]
@@ -248,25 +135,21 @@ static void run_warptile(int m, int n, int k, float alpha,
 
 #define WARP_TILING 128, 128, 16, 32, 64, 8, 8
 
+void run_warptile_ch8(int m, int n, int k, float alpha,
+                      const float *a, int lda, const float *b, int ldb,
+                      float beta, float *c, int ldc)
+{
+    run_warptile<WARP_TILING>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 static const struct kernel kernels[] = {
     { .name = "warptile",
       .what = "128x128 block, 32x64 warp, 8x8 thread tiles, swizzled",
       .function = "sgemm_warptile<128, 128, 16, 32, 64, 8, 8>",
-      .run = run_warptile<WARP_TILING> },
+      .run = run_warptile_ch8 },
 };
 
-static const struct chapter chapter = {
+extern "C" const struct chapter ch8_program = {
     .title = "warp tiling",
     .kernels = kernels, .nkernels = COUNT_OF(kernels),
 };
-
-#if !defined(BOOK_CHAPTER) || !defined(BOOK_TARGET)
-#error "build with make: it defines BOOK_CHAPTER and BOOK_TARGET"
-#endif
-int main(int argc, char **argv)
-{
-    struct chapter ch = chapter;
-    ch.number = BOOK_CHAPTER;
-    ch.target = BOOK_TARGET;
-    return harness_main(argc, argv, &ch);
-}

@@ -1,4 +1,6 @@
 programs := ch8
+roots := ch8.h
+links := ch5
 extra_runs := --size 8192
 needs := sm_75
 libs := -lcublas

@@ -1,4 +1,6 @@
 programs := ch9 ch9sweep
+roots := ch9.h
+links := ch8 ch5
 extra_runs := --size 8192
 sweep := ch9sweep --size 1024,4096,4097,8192,1111
 spills := dbuf

@@ -17,6 +17,11 @@ enum {
 };
 
 static const char *progname = "harness";
+void harness_name(const char *argv0)
+{
+    const char *slash = strrchr(argv0, '/');
+    progname = slash ? slash + 1 : argv0;
+}
 void check_cuda(cudaError_t e, const char *call,
                 const char *file, int line)
 {
@@ -222,8 +227,7 @@ static unsigned long long splitmix64(unsigned long long *state)
     return z ^ (z >> 31);
 }
 
-static void fill_random(float *x, size_t count,
-                        unsigned long long seed)
+void fill_random(float *x, size_t count, unsigned long long seed)
 {
     for (size_t i = 0; i < count; i++) {
         double r = (double)(splitmix64(&seed) >> 40);  /* 24 bits */
@@ -381,9 +385,9 @@ void cpu_sgemm(int m, int n, int k, float alpha,
             *cij = beta == 0.0f ? alpha * acc : alpha * acc + beta * *cij;
         }
 }
-static void reference_product(int m, int n, int k, const float *a,
-                              int lda, const float *b, int ldb,
-                              double *out, double *scale)
+void reference_product(int m, int n, int k, const float *a, int lda,
+                       const float *b, int ldb, double *out,
+                       double *scale)
 {
     for (size_t i = 0; i < (size_t)m * n; i++)
         out[i] = scale[i] = 0.0;
@@ -696,7 +700,7 @@ double median_ms(float *t, int n)
     qsort(t, n, sizeof *t, cmp_float);
     return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
-static void quartiles(const float *t, int n, double q[2])
+void quartiles(const float *t, int n, double q[2])
 {
     for (int j = 0; j < 2; j++) {
         double x = (j ? 0.75 : 0.25) * (n - 1);
@@ -1001,8 +1005,7 @@ int harness_main(int argc, char **argv, const struct chapter *ch)
 {
     struct options o;
     char err[256];
-    const char *slash = strrchr(argv[0], '/');
-    progname = slash ? slash + 1 : argv[0];
+    harness_name(argv[0]);
     int rc = parse_options(argc, argv, &o, err, sizeof err);
     if (rc == 1) {
         if (!o.parse_only)

@@ -85,6 +85,12 @@ int parse_options(int argc, char **argv, struct options *o,
 double tolerance(enum precision p, int k);
 double tolerance_max(enum precision p, int k);
 double median_ms(float *t, int n);
+void quartiles(const float *t, int n, double q[2]);
+void reference_product(int m, int n, int k, const float *a, int lda,
+                       const float *b, int ldb, double *out,
+                       double *scale);
+void fill_random(float *x, size_t count, unsigned long long seed);
+void harness_name(const char *argv0);
 struct verdict verify(const float *c, int ldc, const double *ref,
                       const double *scale, int m, int n, int k,
                       enum precision p);

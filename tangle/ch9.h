@@ -1,0 +1,50 @@
+/* ch9.h: what later chapters use of chapter 9. */
+#ifndef CH9_H
+#define CH9_H
+#include "ch8.h"
+
+__device__ __forceinline__ void
+cp_async(float *dst, const float *src, int bytes, int valid)
+{
+    unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+    if (bytes == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
+                     :: "r"(s), "l"(src), "r"(valid));
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n"
+                     :: "r"(s), "l"(src), "r"(valid));
+}
+
+__device__ __forceinline__ void cp_async_commit(void)
+{
+    asm volatile("cp.async.commit_group;\n" ::);
+}
+
+template <int N>
+__device__ __forceinline__ void cp_async_wait(void)
+{
+    asm volatile("cp.async.wait_group %0;\n" :: "n"(N));
+}
+
+template <int VEC>
+__device__ __forceinline__ void
+copy4(float *dst, const float *x, int ld, int row, int col,
+      int rows, int cols)
+{
+    int in = row < rows ? cols - col : 0;   /* floats that exist */
+    in = in < 0 ? 0 : in > 4 ? 4 : in;
+    if (VEC == 4) {
+        cp_async(dst, in ? &x[row * ld + col] : x, 16, 4 * in);
+    } else {
+        #pragma unroll
+        for (int e = 0; e < 4; e++)
+            cp_async(dst + e, e < in ? &x[row * ld + col + e] : x, 4,
+                     e < in ? 4 : 0);
+    }
+}
+
+int sm_count(void);
+void run_tuned(int m, int n, int k, float alpha,
+               const float *a, int lda, const float *b, int ldb,
+               float beta, float *c, int ldc);
+#endif
