@@ -261,28 +261,32 @@ answer_chapter = $(patsubst ch%,%,$(firstword $(subst -, ,$(1))))
 ANSWER_BINS := $(foreach d,$(ANSWER_DIFFS),$(if $(filter \
   $(call answer_chapter,$(basename $(notdir $(d)))),$(BUILDABLE)),\
   build/answers/$(basename $(notdir $(d)))))
-# the program a diff changes: P of its first line, --- tangle/P.cu
+# the file a diff changes (F of its first line, --- tangle/F.cu) and the
+# program it runs changed (its preamble's program:, or the program of F)
 answer_target = $(shell book/tools/answer-target answers/$(1).diff)
-define answer_rules   # $(1) chN-exE, $(2) chapter, $(3) the program it changes
-build/answers/$(1).cu: answers/$(1).diff tangle/$(3).cu book/tools/apply-diff
+answer_source = $(shell book/tools/answer-target --source answers/$(1).diff)
+answer_main = $(shell grep -q '^+int main(' answers/$(1).diff && echo y)
+define answer_rules   # $(1) chN-exE, $(2) chapter, $(3) program, $(4) file
+build/answers/$(1).cu: answers/$(1).diff tangle/$(4).cu book/tools/apply-diff
 	@mkdir -p $$(@D)
-	book/tools/apply-diff $$< tangle/$(3).cu > $$@.tmp && mv $$@.tmp $$@
-# (A program compiled from tangle/ rather than from the chapters' #line
-# source hears of each helper of the earlier chapters that it does not
-# call, warning 177; the chapters' builds check those, so it is not
-# repeated here.)
-build/answers/$(1).o: build/answers/$(1).cu $(HEADERS) build/$(3).flags
-	$(NVCC) $(call nvcc_for,$(3),$(2)) -Xcudafe --diag_suppress=177 \
-	  -Itangle -c $$< -o $$@ \
+	book/tools/apply-diff $$< tangle/$(4).cu > $$@.tmp && mv $$@.tmp $$@
+build/answers/$(1).o: build/answers/$(1).cu $(HEADERS) build/$(4).flags
+	$(NVCC) $(call nvcc_for,$(4),$(2)) -Itangle -c $$< -o $$@ \
 	  2> build/answers/$(1).log; rc=$$$$?; \
 	  grep -v -e '^ptxas info' -e 'bytes stack frame' build/answers/$(1).log >&2; \
 	  exit $$$$rc
-# (a microbenchmark has no harness to link)
-build/answers/$(1): build/answers/$(1).o $(if $(filter $(3),$(ch$(2).micro)),,$(COMMON_OBJS))
+# A changed chapter links as the chapter's program does (with main.c,
+# unless the change gives it a main of its own); a changed
+# microbenchmark as the microbenchmark.
+build/answers/$(1): build/answers/$(1).o \
+    $(if $(filter $(4),$(ch$(2).micro)),\
+      $(call link_objs,$(ch$(2).micro_links)) $(if $(ch$(2).micro_links),$(COMMON_OBJS)),\
+      $(if $(call answer_main,$(1)),,build/main-$(3).o) \
+      $(call link_objs,$(ch$(2).links)) $(COMMON_OBJS))
 	$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs)
 endef
 $(foreach b,$(notdir $(ANSWER_BINS)),\
-  $(eval $(call answer_rules,$(b),$(call answer_chapter,$(b)),$(call answer_target,$(b)))))
+  $(eval $(call answer_rules,$(b),$(call answer_chapter,$(b)),$(call answer_target,$(b)),$(call answer_source,$(b)))))
 answers: $(ANSWER_BINS)
 .PHONY: answers
 
@@ -301,8 +305,8 @@ $(foreach n,$(SKIPPED),$(eval $(call skip_rules,$(n))))
 # the program itself.
 define facts_rules   # $(1) program, $(2) chapter
 build/ptxas-$(1).csv: $(1) build/kernels-$(1).tsv book/tools/ptxas
-	cat $(foreach o,ch$(2) $(ch$(2).links),build/$(o).log) > build/ptxas-$(1).log
-	book/tools/ptxas build/ptxas-$(1).log build/kernels-$(1).tsv > $$@
+	book/tools/ptxas build/kernels-$(1).tsv \
+	  $(foreach o,ch$(2) $(ch$(2).links),build/$(o).log) > $$@
 build/sass-$(1).txt: $(1) book/tools/sass
 	book/tools/sass $(1) > $$@
 endef

@@ -23,8 +23,8 @@ book_order() {   # the noweb files in the book's order: chapters, appendices
 # (read from the chapters as they are, not from a build).
 roots_from_nw() {
     echo "ch$1.mk"
+    echo "ch$1.cu"
     notangle -R"ch$1.mk" $(nw_upto "$1") 2>/dev/null | awk '
-        $1 == "programs" && $2 ~ /=/ { for (i = 3; i <= NF; i++) print $i ".cu" }
         $1 == "roots" && $2 ~ /=/ { for (i = 3; i <= NF; i++) print $i }
         $1 == "micro" && $2 ~ /=/ { for (i = 3; i <= NF; i++) print $i ".cu" }'
 }
@@ -116,16 +116,20 @@ test_compile() {
             skip "ch$n: not built: it needs $(man "$n" needs), ARCH is $(awk -F'\t' '$1 == "ARCH" { print $2 }' build/manifest.tsv)"
             continue
         fi
+        if [ ! -f "build/ch$n.log" ]; then
+            fail "ch$n.cu: no compiler warnings" "build/ch$n.log is missing"
+        else
+            w=$(grep -v -e '^ptxas info' -e 'bytes stack frame' "build/ch$n.log")
+            [ -z "$w" ] && ok "ch$n.cu: no compiler warnings" \
+                || fail "ch$n.cu: no compiler warnings" "$w"
+        fi
         for p in $(programs_of "$n"); do
-            [ -x "$p" ] && [ "$p" -nt "tangle/$p.cu" ] \
-                && ok "$p compiles" || fail "$p compiles"
-            if [ ! -f "build/$p.log" ]; then
-                fail "$p: no compiler warnings" "build/$p.log is missing"
-            else
-                w=$(grep -v -e '^ptxas info' -e 'bytes stack frame' "build/$p.log")
-                [ -z "$w" ] && ok "$p: no compiler warnings" \
-                    || fail "$p: no compiler warnings" "$w"
-            fi
+            [ -x "$p" ] && [ "$p" -nt "tangle/ch$n.cu" ] \
+                && [ -s "build/main-$p.log" -o -f "build/main-$p.log" ] \
+                && [ ! -s "build/main-$p.log" ] \
+                && ok "$p links, its main without warnings" \
+                || fail "$p links, its main without warnings" \
+                        "$(cat "build/main-$p.log" 2>&1)"
             test_ptxas "$p" "$(man "$n" spills)"
         done
         # a microbenchmark: compiled with the chapter's flags, no harness
