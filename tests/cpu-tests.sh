@@ -898,11 +898,16 @@ test_answers() {
     for f in answers/ch*-ex*.diff; do
         [ -f "$f" ] || continue
         name=$(basename "$f" .diff); n=${name#ch}; n=${n%%-*}
-        # the tangled program it changes: its first line, --- tangle/P.cu
-        t=$(book/tools/answer-target "$f")
-        case " $(man "$n" programs) $(man "$n" micro) " in
+        # the tangled file it changes, its first line (--- tangle/F.cu):
+        # the chapter's code or its microbenchmark; and the program it runs
+        t=$(book/tools/answer-target --source "$f")
+        case " ch$n $(man "$n" micro) " in
         *" $t "*) ;;
-        *) bad="$bad"$'\n'"$name changes tangle/$t.cu, not a program of chapter $n"; continue ;;
+        *) bad="$bad"$'\n'"$name changes tangle/$t.cu, not a file of chapter $n"; continue ;;
+        esac
+        case " $(man "$n" programs) $(man "$n" micro) " in
+        *" $(book/tools/answer-target "$f") "*) ;;
+        *) bad="$bad"$'\n'"$name runs $(book/tools/answer-target "$f"), not a program of chapter $n" ;;
         esac
         if ! book/tools/apply-diff "$f" "tangle/$t.cu" > "$tmp/applied" 2> "$tmp/err"; then
             bad="$bad"$'\n'"$(cat "$tmp/err")"; continue
