@@ -62,8 +62,10 @@ $(TOOLS_STAMP): book/tools/need-tools
 # may keep part of its code in an appendix, chapters/chN-NAME.nw: it is
 # tangled with the chapter and woven at the end of the book.
 APPENDICES := $(foreach c,$(CHAPTERS),$(sort $(wildcard chapters/ch$(c)-*.nw)))
-nw_upto = $(foreach c,$(CHAPTERS),$(if $(shell [ $(c) -le $(1) ] \
-                  && echo y),chapters/ch$(c).nw $(sort $(wildcard chapters/ch$(c)-*.nw))))
+# The files chapter N is tangled from: book/tools/nw-upto says, for make
+# and for the tests alike.
+$(foreach n,$(CHAPTERS),$(eval NW_UPTO_$(n) := $(shell book/tools/nw-upto $(n))))
+nw_upto = $(NW_UPTO_$(1))
 
 # A manifest sets these fields, and model.NAME formulas; each chapter's
 # values are kept as chN.FIELD.
@@ -265,7 +267,7 @@ ANSWER_BINS := $(foreach d,$(ANSWER_DIFFS),$(if $(filter \
 # program it runs changed (its preamble's program:, or the program of F)
 answer_target = $(shell book/tools/answer-target answers/$(1).diff)
 answer_source = $(shell book/tools/answer-target --source answers/$(1).diff)
-answer_main = $(shell grep -q '^+int main(' answers/$(1).diff && echo y)
+answer_main = $(shell grep -q '^+int main.int argc' answers/$(1).diff && echo y)
 define answer_rules   # $(1) chN-exE, $(2) chapter, $(3) program, $(4) file
 build/answers/$(1).cu: answers/$(1).diff tangle/$(4).cu book/tools/apply-diff
 	@mkdir -p $$(@D)
@@ -316,11 +318,11 @@ build/sass-%.csv: build/sass-%.txt build/kernels-%.tsv book/tools/sass-count
 	book/tools/sass-count $< build/kernels-$*.tsv > $@
 
 # The manifests as one table, chapter<TAB>field<TAB>value, for the tools.
-build/manifest.tsv: $(MANIFESTS) Makefile
+# (book/tools/manifest, the one reader of the manifests, writes it; make
+# adds what only it knows: the ARCH and the chapters it allows.)
+build/manifest.tsv: $(MANIFESTS) Makefile book/tools/manifest
 	@mkdir -p build
-	$(file > $@.tmp)
-	$(foreach n,$(CHAPTERS),$(foreach f,$(FIELDS) $(ch$(n).models),\
-	  $(file >> $@.tmp,$(n)	$(f)	$(strip $(ch$(n).$(f))))))
+	@book/tools/manifest --tsv > $@.tmp
 	@echo "ARCH	$(ARCH)" >> $@.tmp; echo "BUILDABLE	$(BUILDABLE)" >> $@.tmp
 	@mv $@.tmp $@
 

@@ -64,10 +64,17 @@ build/res/config: book-force
 # One weave of all chapters (noweb's noweave pipeline, with uses found by
 # book/tools/finduses): chunk numbers, cross-references and the indexes
 # span the whole book.
+# The student's book leaves out each chapter's manifest and its formulas
+# (book/tools/weave); the instructor's edition weaves everything.
 build/tex/chapters.tex: $(NW) $(APPENDICES) book/tools/weave book/tools/finduses \
     book/tools/hilite book/tools/codebreaks book/tools/c-words | $(TOOLS_STAMP)
 	@mkdir -p $(@D)
 	book/tools/weave $(NW) $(APPENDICES) > $@.tmp
+	mv $@.tmp $@
+build/tex/chapters-all.tex: $(NW) $(APPENDICES) book/tools/weave book/tools/finduses \
+    book/tools/hilite book/tools/codebreaks book/tools/c-words | $(TOOLS_STAMP)
+	@mkdir -p $(@D)
+	WEAVE_ALL=1 book/tools/weave $(NW) $(APPENDICES) > $@.tmp
 	mv $@.tmp $@
 
 # A figure: one tikzpicture, typeset alone by figures/wrapper.tex into a
@@ -132,19 +139,20 @@ build/tex/answers.tex: $(ANSWER_TEX) book/book.mk book/tools/lab-samples \
 	mv $@.tmp $@
 
 build/instructor.pdf: book/instructor.tex build/book.pdf build/tex/answers.tex $(ANSWER_TEX) \
+    build/tex/chapters-all.tex \
     | $(TOOLS_STAMP)
 	book/tools/pdfbook $(BOOK_OUT) instructor
 
-build/html/instructor.tex: build/html/book.tex build/tex/answers.tex $(ANSWER_TEX) \
-    book/tools/subst
-	{ sed '/^\\end{document}/,$$d' build/html/book.tex; \
+build/html-instructor/instructor.tex: build/html-instructor/book.tex build/tex/answers.tex \
+    $(ANSWER_TEX) book/tools/subst
+	{ sed '/^\\end{document}/,$$d' build/html-instructor/book.tex; \
 	  sed 's/\\input{.*}//' build/tex/answers.tex; \
 	  for f in $(ANSWER_TEX); do book/tools/subst $(BOOK_OUT) < $$f; done; \
 	  printf '\\end{document}\n'; } > $@.tmp
 	mv $@.tmp $@
 
-build/instructor.html: build/html/instructor.tex build/book.html
-	$(BOOK_PANDOC) build/html/instructor.tex -o $@.tmp
+build/instructor.html: build/html-instructor/instructor.tex build/book.html
+	$(BOOK_PANDOC) build/html-instructor/instructor.tex -o $@.tmp
 	mv $@.tmp $@
 
 # The same noweave run as the PDF's, up to its back end: the chunks, the
@@ -156,6 +164,14 @@ build/html/book.tex: $(NW) $(APPENDICES) book/meta.tex book/preface.tex build/re
     book/tools/hilite book/tools/c-words | $(TOOLS_STAMP)
 	@mkdir -p $(@D)
 	NOWEAVE='$(BOOK_NOWEAVE)' book/tools/htmlsrc $(BOOK_OUT) $(NW) $(APPENDICES) > $@.tmp
+	mv $@.tmp $@
+# The instructor's edition's: everything woven, in build/html-instructor.
+build/html-instructor/book.tex: $(NW) $(APPENDICES) book/meta.tex book/preface.tex \
+    build/results.keys book/refs.bib book/tools/htmlsrc book/tools/nw2pandoc \
+    book/tools/subst book/tools/hilite book/tools/c-words | $(TOOLS_STAMP)
+	@mkdir -p $(@D)
+	WEAVE_ALL=1 HTML_SUB=html-instructor NOWEAVE='$(BOOK_NOWEAVE)' \
+	  book/tools/htmlsrc $(BOOK_OUT) $(NW) $(APPENDICES) > $@.tmp
 	mv $@.tmp $@
 
 build/book.html: build/html/book.tex book/html.lua book/book.css book/meta.tex \
@@ -174,5 +190,5 @@ readme-table: | $(TOOLS_STAMP)
 	@book/tools/readme-table '$(RESULTS)' $(NW)
 
 book-clean:
-	rm -rf build/tex build/res build/fig build/html build/results.keys \
+	rm -rf build/tex build/res build/fig build/html build/html-instructor build/results.keys \
 	  build/book.pdf build/book.html build/instructor.pdf build/instructor.html

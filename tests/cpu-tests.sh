@@ -2,14 +2,7 @@
 # fail, skip, check, want, man, programs_of, micro_of, built, CHAPTERS,
 # RESULTS, SIZES and tmp.
 
-nw_upto() {    # the noweb files chapter $1's code is tangled from
-    local c f
-    for c in $CHAPTERS; do
-        [ "$c" -le "$1" ] || continue
-        echo "chapters/ch$c.nw"
-        for f in chapters/ch$c-*.nw; do [ -f "$f" ] && echo "$f"; done
-    done
-}
+nw_upto() { book/tools/nw-upto "$1"; }  # the files chapter $1 is tangled from
 
 book_order() {   # the noweb files in the book's order: chapters, appendices
     local c f
@@ -24,9 +17,10 @@ book_order() {   # the noweb files in the book's order: chapters, appendices
 roots_from_nw() {
     echo "ch$1.mk"
     echo "ch$1.cu"
-    notangle -R"ch$1.mk" $(nw_upto "$1") 2>/dev/null | awk '
-        $1 == "roots" && $2 ~ /=/ { for (i = 3; i <= NF; i++) print $i }
-        $1 == "micro" && $2 ~ /=/ { for (i = 3; i <= NF; i++) print $i ".cu" }'
+    notangle -R"ch$1.mk" $(nw_upto "$1") > "$tmp/manifest.mk" 2>/dev/null
+    local r
+    for r in $(book/tools/manifest --file "$tmp/manifest.mk" roots); do echo "$r"; done
+    for r in $(book/tools/manifest --file "$tmp/manifest.mk" micro); do echo "$r.cu"; done
 }
 
 noweb_markup() { "$(sed -n 's/^LIB=//p' "$(command -v noweave)")/markup" "$@"; }
