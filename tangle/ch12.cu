@@ -46,35 +46,6 @@ __device__ __forceinline__ void tma_load(void *dst, const CUtensorMap *map,
                  :: "r"(smem_addr(dst)), "l"(map), "r"(smem_addr(bar)),
                     "r"(x), "r"(y) : "memory");
 }
-__device__ __forceinline__ void tma_store(const CUtensorMap *map,
-                                          const void *src, int x, int y)
-{
-    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
-                 " [%0, {%2, %3}], [%1];\n"
-                 :: "l"(map), "r"(smem_addr(src)), "r"(x), "r"(y)
-                 : "memory");
-}
-
-__device__ __forceinline__ void smem_to_async_proxy(void)
-{
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-}
-
-__device__ __forceinline__ void warpgroup_sync(int id)
-{
-    asm volatile("bar.sync %0, 128;\n" :: "r"(id) : "memory");
-}
-
-__device__ __forceinline__ void bulk_commit(void)
-{
-    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
-}
-
-template <int N>
-__device__ __forceinline__ void bulk_wait_read(void)
-{
-    asm volatile("cp.async.bulk.wait_group.read %0;\n" :: "n"(N) : "memory");
-}
 __device__ __forceinline__ void wgmma_fence(void)
 {
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
@@ -140,6 +111,35 @@ wgmma_tf32(float *d, uint64_t da, uint64_t db)
                  : "l"(da), "l"(db), "r"(1));
 }
 
+__device__ __forceinline__ void tma_store(const CUtensorMap *map,
+                                          const void *src, int x, int y)
+{
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
+                 " [%0, {%2, %3}], [%1];\n"
+                 :: "l"(map), "r"(smem_addr(src)), "r"(x), "r"(y)
+                 : "memory");
+}
+
+__device__ __forceinline__ void smem_to_async_proxy(void)
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+__device__ __forceinline__ void warpgroup_sync(int id)
+{
+    asm volatile("bar.sync %0, 128;\n" :: "r"(id) : "memory");
+}
+
+__device__ __forceinline__ void bulk_commit(void)
+{
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+template <int N>
+__device__ __forceinline__ void bulk_wait_read(void)
+{
+    asm volatile("cp.async.bulk.wait_group.read %0;\n" :: "n"(N) : "memory");
+}
 template <int R>
 __device__ __forceinline__ void regs_down(void)
 {
