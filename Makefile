@@ -175,7 +175,7 @@ build/$(1).o: tangle/$(1).cu $(3) build/$(1).flags
 	@mkdir -p build/src
 	src=$$$$($(call source_of,$(1).cu,$(2))) && \
 	$(NVCC) $(call nvcc_for,$(1),$(2)) -Itangle -c $$$$src \
-	  -o $$@ 2> build/$(1).log; rc=$$$$?; \
+	  -o $$@ 2> build/$(1).log; rc=$$$$?; echo $$$$src > build/$(1).src; \
 	  grep -v -e '^ptxas info' -e 'bytes stack frame' build/$(1).log >&2; \
 	  exit $$$$rc
 .PHONY: FORCE

@@ -1,8 +1,8 @@
 /* ch10.cu: tensor cores with mma.sync. */
 #include "ch10.h"
 
-template <int BM, int BN, int WM, int WN, int STAGES, int VEC, int MINB,
-          int ROUND, int BT>
+template <int BM, int BN, int WM, int WN, int STAGES, int MINB, int ROUND,
+          int BT, int VEC>
 __global__ void __launch_bounds__(BM / WM * (BN / WN) * 32, MINB)
 tf32_mma(int m, int n, int k, float alpha,
          const float *a, int lda, const float *b, int ldb,
@@ -470,10 +470,10 @@ static void run_tf32(int m, int n, int k, float alpha,
     static int ready;
     if (!ready) {
         CUDA_CHECK(cudaFuncSetAttribute(
-            tf32_mma<BM, BN, WM, WN, STAGES, 4, MINB, ROUND, BT>,
+            tf32_mma<BM, BN, WM, WN, STAGES, MINB, ROUND, BT, 4>,
             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
         CUDA_CHECK(cudaFuncSetAttribute(
-            tf32_mma<BM, BN, WM, WN, STAGES, 1, MINB, ROUND, BT>,
+            tf32_mma<BM, BN, WM, WN, STAGES, MINB, ROUND, BT, 1>,
             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
         ready = 1;
     }
@@ -495,10 +495,10 @@ static void run_tf32(int m, int n, int k, float alpha,
         lda = CEIL_DIV(k, 4) * 4;
     }
     if (aligned16(a, b, lda, ldb))
-        tf32_mma<BM, BN, WM, WN, STAGES, 4, MINB, ROUND, BT>
+        tf32_mma<BM, BN, WM, WN, STAGES, MINB, ROUND, BT, 4>
             <<<grid, threads, bytes>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
-        tf32_mma<BM, BN, WM, WN, STAGES, 1, MINB, ROUND, BT>
+        tf32_mma<BM, BN, WM, WN, STAGES, MINB, ROUND, BT, 1>
             <<<grid, threads, bytes>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     CUDA_CHECK(cudaGetLastError());
 }
@@ -523,7 +523,7 @@ copy8(bf16_bits *dst, const bf16_bits *x, int ld, int row, int col,
 #define HA(s, r, c) (apipe + ((s) * BM + (r)) * BK + (((c) ^ ((r) & 7)) * 8))
 #define HB(s, k, c) (bpipe + ((s) * BK + (k)) * BN + (((c) ^ ((k) & 7)) * 8))
 
-template <int BM, int BN, int WM, int WN, int STAGES, int VEC, int MINB>
+template <int BM, int BN, int WM, int WN, int STAGES, int MINB, int VEC>
 __global__ void __launch_bounds__(BM / WM * (BN / WN) * 32, MINB)
 bf16_mma(int m, int n, int k, float alpha, const bf16_bits *a, int lda,
          const bf16_bits *b, int ldb, float beta, float *c, int ldc)
@@ -845,20 +845,20 @@ static void run_bf16mma(int m, int n, int k, float alpha,
     static int ready;
     if (!ready) {
         CUDA_CHECK(cudaFuncSetAttribute(
-            bf16_mma<BM, BN, WM, WN, STAGES, 8, MINB>,
+            bf16_mma<BM, BN, WM, WN, STAGES, MINB, 8>,
             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
         CUDA_CHECK(cudaFuncSetAttribute(
-            bf16_mma<BM, BN, WM, WN, STAGES, 1, MINB>,
+            bf16_mma<BM, BN, WM, WN, STAGES, MINB, 1>,
             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
         ready = 1;
     }
     uintptr_t addr = (uintptr_t)a | (uintptr_t)b;
     if (addr % 16 == 0 && (lda | ldb) % 8 == 0)
-        bf16_mma<BM, BN, WM, WN, STAGES, 8, MINB>
+        bf16_mma<BM, BN, WM, WN, STAGES, MINB, 8>
             <<<grid, threads, bytes>>>(m, n, k, alpha, a, lda, b, ldb,
                                         beta, c, ldc);
     else
-        bf16_mma<BM, BN, WM, WN, STAGES, 1, MINB>
+        bf16_mma<BM, BN, WM, WN, STAGES, MINB, 1>
             <<<grid, threads, bytes>>>(m, n, k, alpha, a, lda, b, ldb,
                                         beta, c, ldc);
     CUDA_CHECK(cudaGetLastError());
@@ -980,9 +980,9 @@ void run_mma(int m, int n, int k, float alpha,
              float beta, float *c, int ldc)
 {
     if (CEIL_DIV(m, 128) * CEIL_DIV(n, 256) >= 2 * sm_count())
-        run_tf32<128, 256, 64, 64, 4, 1, 2, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        run_tf32<TF32_LARGE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
-        run_tf32<128, 128, 64, 64, 3, 2, 2, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        run_tf32<TF32_SMALL>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void run_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
@@ -990,21 +990,21 @@ void run_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
                      float *c, int ldc)
 {
     if (CEIL_DIV(m, 256) * CEIL_DIV(n, 128) >= 8 * sm_count())
-        run_bf16mma<256, 128, 64, 64, 4, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        run_bf16mma<BF16_LARGE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
-        run_bf16mma<128, 128, 64, 64, 3, 2>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        run_bf16mma<BF16_SMALL>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 static const struct kernel kernels[] = {
     { .name = "wmma", .what = "WMMA 16x16x8 TF32, one stage, 128x128 tiles",
-      .function = "wmma_tf32<4>", .precision = TF32, .run = run_wmma },
+      .function = FUNCTION(wmma_tf32<4>), .precision = TF32, .run = run_wmma },
     { .name = "mma",
       .what = "mma.sync TF32, ldmatrix, 4-stage pipeline, B transposed",
-      .function = "tf32_mma<128, 256, 64, 64, 4, 4, 1, 2, 1>",
+      .function = FUNCTION(tf32_mma<TF32_LARGE, 4>),
       .precision = TF32, .run = run_mma,
       .setup = reserve_scratch, .teardown = free_scratch },
     { .name = "bf16", .what = "mma.sync BF16 on BF16 inputs, ldmatrix",
-      .function = "bf16_mma<128, 128, 64, 64, 3, 8, 2>",
+      .function = FUNCTION(bf16_mma<BF16_SMALL, 8>),
       .precision = BF16, .run_bf16 = run_bf16,
       .setup = convert_to_bf16 },
 };
@@ -1018,15 +1018,13 @@ extern "C" const struct chapter ch10_program = {
     { .name = "tf32-" #bm "x" #bn "-w" #wm "x" #wn "-s" #s "-b" #minb \
               "-r" #r "-t" #bt, \
       .what = "mma.sync TF32", \
-      .function = "tf32_mma<" #bm ", " #bn ", " #wm ", " #wn ", " #s \
-                  ", 4, " #minb ", " #r ", " #bt ">", \
+      .function = FUNCTION(tf32_mma<bm, bn, wm, wn, s, minb, r, bt, 4>), \
       .precision = TF32, .run = run_tf32<bm, bn, wm, wn, s, minb, r, bt>, \
       .setup = reserve_scratch, .teardown = free_scratch }
 #define BF16(bm, bn, wm, wn, s, minb) \
     { .name = "bf16-" #bm "x" #bn "-w" #wm "x" #wn "-s" #s "-b" #minb, \
       .what = "mma.sync BF16", \
-      .function = "bf16_mma<" #bm ", " #bn ", " #wm ", " #wn ", " #s \
-                  ", 8, " #minb ">", \
+      .function = FUNCTION(bf16_mma<bm, bn, wm, wn, s, minb, 8>), \
       .precision = BF16, .run_bf16 = run_bf16mma<bm, bn, wm, wn, s, minb>, \
       .setup = convert_to_bf16 }
 
@@ -1039,7 +1037,7 @@ static const struct kernel sweep_kernels[] = {
     BF16(128, 256, 64, 64, 3, 1), BF16(128, 256, 64, 64, 4, 1),
     BF16(128, 128, 64, 64, 3, 2), BF16(256, 128, 64, 64, 3, 1),
     BF16(256, 128, 64, 64, 4, 1),
-    { .name = "wmma", .what = "WMMA", .function = "wmma_tf32<4>",
+    { .name = "wmma", .what = "WMMA", .function = FUNCTION(wmma_tf32<4>),
       .precision = TF32, .run = run_wmma },
 };
 

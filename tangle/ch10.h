@@ -72,6 +72,11 @@ __device__ __forceinline__ float tf32_rounded(float v)
 #define TBT(s, r, c) (bpipe + ((s) * BN + (r)) * BK + (((c) ^ ((r) & 7)) * 4))
 #define TB(s, k, c) (bpipe + ((s) * BK + (k)) * BN + (((c) ^ (((k) & 3) * 2)) * 4))
 
+#define TF32_LARGE 128, 256, 64, 64, 4, 1, 2, 1
+#define TF32_SMALL 128, 128, 64, 64, 3, 2, 2, 1
+#define BF16_LARGE 256, 128, 64, 64, 4, 1
+#define BF16_SMALL 128, 128, 64, 64, 3, 2
+
 float *scratch(int i, size_t floats);
 __global__ void transpose_round(const float *b, int ldb, float *bt, int ldt,
                                 int k, int n, int round);

@@ -10,7 +10,9 @@ split_tf32(unsigned x, unsigned *big, unsigned *small)
              + 0x1000u;
 }
 
-template <int BM, int BN, int WM, int WN, int STAGES, int VEC, int MINB>
+#define X3_TILES 128, 128, 64, 32, 3, 1
+
+template <int BM, int BN, int WM, int WN, int STAGES, int MINB, int VEC>
 __global__ void __launch_bounds__(BM / WM * (BN / WN) * 32, MINB)
 tf32x3_mma(int m, int n, int k, float alpha,
            const float *a, int lda, const float *b, int ldb,
@@ -354,10 +356,10 @@ static void run_3xtf32(int m, int n, int k, float alpha,
     static int ready;
     if (!ready) {
         CUDA_CHECK(cudaFuncSetAttribute(
-            tf32x3_mma<BM, BN, WM, WN, STAGES, 4, MINB>,
+            tf32x3_mma<BM, BN, WM, WN, STAGES, MINB, 4>,
             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
         CUDA_CHECK(cudaFuncSetAttribute(
-            tf32x3_mma<BM, BN, WM, WN, STAGES, 1, MINB>,
+            tf32x3_mma<BM, BN, WM, WN, STAGES, MINB, 1>,
             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
         ready = 1;
     }
@@ -379,29 +381,29 @@ static void run_3xtf32(int m, int n, int k, float alpha,
         lda = CEIL_DIV(k, 4) * 4;
     }
     if (aligned16(a, b, lda, ldb))
-        tf32x3_mma<BM, BN, WM, WN, STAGES, 4, MINB>
+        tf32x3_mma<BM, BN, WM, WN, STAGES, MINB, 4>
             <<<grid, threads, bytes>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
-        tf32x3_mma<BM, BN, WM, WN, STAGES, 1, MINB>
+        tf32x3_mma<BM, BN, WM, WN, STAGES, MINB, 1>
             <<<grid, threads, bytes>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     CUDA_CHECK(cudaGetLastError());
 }
 
 static const struct kernel kernels[] = {
     { .name = "fp32", .what = "chapter 9's FP32 kernel on CUDA cores",
-      .function = "sgemm_dbuf<256, 128, 16, 64, 64, 16, 8, 1>",
+      .function = FUNCTION(sgemm_dbuf<LARGE>),
       .run = run_tuned },
     { .name = "tf32", .what = "chapter 10's TF32 kernel",
-      .function = "tf32_mma<128, 256, 64, 64, 4, 4, 1, 2, 1>",
+      .function = FUNCTION(tf32_mma<TF32_LARGE, 4>),
       .precision = TF32, .run = run_mma,
       .setup = reserve_scratch, .teardown = free_scratch },
     { .name = "bf16", .what = "chapter 10's BF16 kernel",
-      .function = "bf16_mma<128, 128, 64, 64, 3, 8, 2>",
+      .function = FUNCTION(bf16_mma<BF16_SMALL, 8>),
       .precision = BF16, .run_bf16 = run_bf16,
       .setup = convert_to_bf16 },
     { .name = "3xtf32", .what = "3xTF32 on mma.sync, fresh sums every stage",
-      .function = "tf32x3_mma<128, 128, 64, 32, 3, 4, 1>",
-      .precision = FP32_3XTF32, .run = run_3xtf32<128, 128, 64, 32, 3, 1>,
+      .function = FUNCTION(tf32x3_mma<X3_TILES, 4>),
+      .precision = FP32_3XTF32, .run = run_3xtf32<X3_TILES>,
       .setup = reserve_scratch, .teardown = free_scratch },
 };
 

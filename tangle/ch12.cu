@@ -184,13 +184,15 @@ __device__ __forceinline__ void cluster_sync(void)
                  "barrier.cluster.wait.acquire;\n" ::: "memory");
 }
 
-enum { BF16_KIND, TF32_KIND, X3_KIND };
+#define BF16_KIND 0
+#define TF32_KIND 1
+#define X3_KIND 2
 
-template <int KIND, int TM = KIND == X3_KIND ? 1 : 2, int ST = 0>
+template <int KIND, int M64 = KIND == X3_KIND ? 1 : 2, int ST = 0>
 struct hopper_shape {
     enum {
         OPS = KIND == X3_KIND ? 2 : 1,        /* operand pairs per stage */
-        MI = TM,                              /* m64 tiles per consumer */
+        MI = M64,                             /* m64 tiles per consumer */
         BM = 2 * 64 * MI, BN = 128,
         BK = KIND == BF16_KIND ? 64 : 32,     /* one 128-byte row */
         A_BYTES = BM * 128, B_BYTES = BN * 128,
@@ -203,13 +205,13 @@ struct hopper_shape {
 
 struct hopper_maps { CUtensorMap a[2], b[2], c; };
 
-template <int KIND, int CLUSTER, int TM, int ST>
+template <int KIND, int CLUSTER, int M64, int ST>
 __global__ void __launch_bounds__(384, 1)
 hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
             int k, float alpha, float beta, float *c_, int ldc, int group,
             int store)
 {
-    typedef hopper_shape<KIND, TM, ST> S;
+    typedef hopper_shape<KIND, M64, ST> S;
     extern __shared__ __align__(1024) char smem_raw[];
     __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];
     char *stages = (char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
@@ -540,30 +542,30 @@ static void free_passes(void)
     pass_len = 0;
 }
 
-template <int KIND, int PERSIST, int GROUP, int TM, int STORE, int ST = 0>
+template <int KIND, int PERSIST, int GROUP, int M64, int STORE, int ST = 0>
 static void launch_hopper(struct hopper_maps *maps, int m, int n, int k,
                           float alpha, float beta, float *c, int ldc)
 {
-    typedef hopper_shape<KIND, TM, ST> S;
+    typedef hopper_shape<KIND, M64, ST> S;
     static int ready;
     int tiles = CEIL_DIV(m, S::BM) * CEIL_DIV(n, S::BN);
     int store = STORE && tma_ok(c, ldc, 4);
     if (store)
         tensor_map(&maps->c, c, 0, m, n, ldc, 64, 32);
     if (!ready) {
-        CUDA_CHECK(cudaFuncSetAttribute(hopper_gemm<KIND, 1, TM, ST>,
+        CUDA_CHECK(cudaFuncSetAttribute(hopper_gemm<KIND, 1, M64, ST>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         (int)S::SMEM));
         ready = 1;
     }
     int grid = PERSIST ? min(tiles, sm_count()) : tiles;
-    hopper_gemm<KIND, 1, TM, ST><<<grid, 384, S::SMEM>>>(*maps, m, n, k, alpha,
+    hopper_gemm<KIND, 1, M64, ST><<<grid, 384, S::SMEM>>>(*maps, m, n, k, alpha,
                                                       beta, c, ldc, GROUP,
                                                       store);
     CUDA_CHECK(cudaGetLastError());
 }
 
-template <int PERSIST, int GROUP, int TM, int STORE, int ST = 0>
+template <int PERSIST, int GROUP, int M64, int STORE, int ST = 0>
 static void run_hopper_bf16(int m, int n, int k, float alpha,
                             const bf16_bits *a, int lda, const bf16_bits *b,
                             int ldb, float beta, float *c, int ldc)
@@ -573,9 +575,9 @@ static void run_hopper_bf16(int m, int n, int k, float alpha,
         run_bf16(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
-    tensor_map(&maps.a[0], a, 1, m, k, lda, 128 * TM, 64);
+    tensor_map(&maps.a[0], a, 1, m, k, lda, 128 * M64, 64);
     tensor_map(&maps.b[0], b, 1, k, n, ldb, 64, 64);
-    launch_hopper<BF16_KIND, PERSIST, GROUP, TM, STORE, ST>(&maps, m, n, k,
+    launch_hopper<BF16_KIND, PERSIST, GROUP, M64, STORE, ST>(&maps, m, n, k,
                                                             alpha, beta, c, ldc);
 }
 
@@ -674,44 +676,44 @@ static void run_hopper_clusters(int m, int n, int k, float alpha,
 
 static const struct kernel kernels[] = {
     { .name = "mma-bf16", .what = "chapter 10's BF16 kernel (mma.sync)",
-      .function = "bf16_mma<128, 128, 64, 64, 3, 8, 2>",
+      .function = FUNCTION(bf16_mma<BF16_SMALL, 8>),
       .precision = BF16, .run_bf16 = run_bf16,
       .setup = convert_to_bf16 },
     { .name = "mma-tf32", .what = "chapter 10's TF32 kernel (mma.sync)",
-      .function = "tf32_mma<128, 256, 64, 64, 4, 4, 1, 2, 1>",
+      .function = FUNCTION(tf32_mma<TF32_LARGE, 4>),
       .precision = TF32, .run = run_mma,
       .setup = reserve_scratch, .teardown = free_scratch },
     { .name = "bf16-tiles",
       .what = "wgmma BF16, TMA, 4 stages; a block per tile, by rows",
-      .function = "hopper_gemm<0, 1, 2, 0>",
+      .function = FUNCTION(hopper_gemm<BF16_KIND, 1, 2, 0>),
       .precision = BF16, .run_bf16 = run_hopper_bf16<0, 1, 2, 0>,
       .setup = convert_to_bf16 },
     { .name = "bf16-grouped",
       .what = "the same, tiles in groups of 8 rows",
-      .function = "hopper_gemm<0, 1, 2, 0>",
+      .function = FUNCTION(hopper_gemm<BF16_KIND, 1, 2, 0>),
       .precision = BF16, .run_bf16 = run_hopper_bf16<0, 8, 2, 0>,
       .setup = convert_to_bf16 },
     { .name = "bf16-persistent",
       .what = "the same, persistent: a block per SM; half tiles when small",
-      .function = "hopper_gemm<0, 1, 2, 0>",
+      .function = FUNCTION(hopper_gemm<BF16_KIND, 1, 2, 0>),
       .precision = BF16, .run_bf16 = run_hopper<0>,
       .setup = convert_to_bf16 },
     { .name = "bf16",
       .what = "persistent, the epilogue through shared memory and TMA",
-      .function = "hopper_gemm<0, 1, 2, 0>",
+      .function = FUNCTION(hopper_gemm<BF16_KIND, 1, 2, 0>),
       .precision = BF16, .run_bf16 = run_hopper<1>,
       .setup = convert_to_bf16 },
     { .name = "bf16-pairs",
       .what = "bf16 in clusters of 2 that share the tile of A",
-      .function = "hopper_gemm<0, 2, 2, 0>",
+      .function = FUNCTION(hopper_gemm<BF16_KIND, 2, 2, 0>),
       .precision = BF16, .run_bf16 = run_hopper_clusters<2, 1>,
       .setup = convert_to_bf16 },
     { .name = "tf32", .what = "wgmma TF32 after a rounding pass",
-      .function = "hopper_gemm<1, 1, 2, 0>",
+      .function = FUNCTION(hopper_gemm<TF32_KIND, 1, 2, 0>),
       .precision = TF32, .run = run_hopper_tf32<TF32_KIND>,
       .setup = reserve_passes, .teardown = free_passes },
     { .name = "3xtf32", .what = "wgmma 3xTF32 after a splitting pass",
-      .function = "hopper_gemm<2, 1, 1, 0>",
+      .function = FUNCTION(hopper_gemm<X3_KIND, 1, 1, 0>),
       .precision = FP32_3XTF32, .run = run_hopper_tf32<X3_KIND>,
       .setup = reserve_passes, .teardown = free_passes },
 };
@@ -724,7 +726,7 @@ extern "C" const struct chapter ch12_program = {
 #define HOPPER(st, g) \
     { .name = "bf16-s" #st "-g" #g, \
       .what = "wgmma BF16, persistent, epilogue through TMA", \
-      .function = "hopper_gemm<0, 1, 2, " #st ">", \
+      .function = FUNCTION(hopper_gemm<BF16_KIND, 1, 2, st>), \
       .precision = BF16, .run_bf16 = run_hopper_bf16<1, g, 2, 1, st>, \
       .setup = convert_to_bf16 }
 

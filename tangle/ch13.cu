@@ -265,11 +265,10 @@ static void run_overlap(int m, int n, int k, float alpha,
     job_overlap(&j, panels_for(m), NULL);
 }
 
-#define TUNED "sgemm_dbuf<256, 128, 16, 64, 64, 16, 8, 1>"
 static const struct kernel kernels[] = {
     { .name = "kernel",
       .what = "ch9's kernel alone, on data already on the GPU",
-      .function = TUNED, .run = run_tuned },
+      .function = FUNCTION(sgemm_dbuf<LARGE>), .run = run_tuned },
     { .name = "naive",
       .what = "pageable memory: cudaMemcpy in, kernel, cudaMemcpy out",
       .run = run_naive,

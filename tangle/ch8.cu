@@ -133,8 +133,6 @@ static void run_warptile(int m, int n, int k, float alpha,
             <<<grid, threads>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-#define WARP_TILING 128, 128, 16, 32, 64, 8, 8
-
 void run_warptile_ch8(int m, int n, int k, float alpha,
                       const float *a, int lda, const float *b, int ldb,
                       float beta, float *c, int ldc)
@@ -145,7 +143,7 @@ void run_warptile_ch8(int m, int n, int k, float alpha,
 static const struct kernel kernels[] = {
     { .name = "warptile",
       .what = "128x128 block, 32x64 warp, 8x8 thread tiles, swizzled",
-      .function = "sgemm_warptile<128, 128, 16, 32, 64, 8, 8>",
+      .function = FUNCTION(sgemm_warptile<WARP_TILING>),
       .run = run_warptile_ch8 },
 };
 

@@ -485,7 +485,7 @@ sgemm_streamk(int m, int n, int k, float alpha,
 #define BT(p, c) bpipe[(s * BK + (p)) * BN + ((c) ^ BSWIZZLE(c))]
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN,
-          int STAGES, int VEC, int MINB>
+          int STAGES, int MINB, int VEC>
 __global__ void __launch_bounds__(BM / WM * (BN / WN) * 32, MINB)
 sgemm_pipe(int m, int n, int k, float alpha,
            const float *a, int lda, const float *b, int ldb,
@@ -697,18 +697,18 @@ static void run_pipe(int m, int n, int k, float alpha,
     static int ready;
     if (!ready) {
         CUDA_CHECK(cudaFuncSetAttribute(
-            sgemm_pipe<BM, BN, BK, WM, WN, TM, TN, STAGES, 4, MINB>,
+            sgemm_pipe<BM, BN, BK, WM, WN, TM, TN, STAGES, MINB, 4>,
             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
         CUDA_CHECK(cudaFuncSetAttribute(
-            sgemm_pipe<BM, BN, BK, WM, WN, TM, TN, STAGES, 1, MINB>,
+            sgemm_pipe<BM, BN, BK, WM, WN, TM, TN, STAGES, MINB, 1>,
             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
         ready = 1;
     }
     if (vec)
-        sgemm_pipe<BM, BN, BK, WM, WN, TM, TN, STAGES, 4, MINB>
+        sgemm_pipe<BM, BN, BK, WM, WN, TM, TN, STAGES, MINB, 4>
             <<<grid, threads, bytes>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
-        sgemm_pipe<BM, BN, BK, WM, WN, TM, TN, STAGES, 1, MINB>
+        sgemm_pipe<BM, BN, BK, WM, WN, TM, TN, STAGES, MINB, 1>
             <<<grid, threads, bytes>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
@@ -734,10 +734,6 @@ static void run_waves(int m, int n, int k, float alpha,
                 alpha, a + top * lda, lda, b, ldb, beta, c + top * ldc, ldc);
 }
 
-#define LARGE 256, 128, 16, 64, 64, 16, 8, 1
-#define MIDDLE 128, 128, 16, 32, 64, 8, 8, 1
-#define SMALL 128, 64, 16, 32, 32, 8, 4, 2
-
 void run_tuned(int m, int n, int k, float alpha,
                const float *a, int lda, const float *b, int ldb,
                float beta, float *c, int ldc)
@@ -754,15 +750,15 @@ void run_tuned(int m, int n, int k, float alpha,
 static const struct kernel kernels[] = {
     { .name = "dbuf",
       .what = "ch8's kernel, double-buffered through registers",
-      .function = "sgemm_dbuf<128, 128, 16, 32, 64, 8, 8, 2>",
-      .run = run_dbuf<128, 128, 16, 32, 64, 8, 8, 2> },
+      .function = FUNCTION(sgemm_dbuf<WARP_TILING, 2>),
+      .run = run_dbuf<WARP_TILING, 2> },
     { .name = "pipe",
       .what = "cp.async pipeline, 3 stages, 128x128x16 tiles",
-      .function = "sgemm_pipe<128, 128, 16, 32, 64, 8, 8, 3, 4, 2>",
-      .run = run_pipe<128, 128, 16, 32, 64, 8, 8, 3, 2> },
+      .function = FUNCTION(sgemm_pipe<WARP_TILING, 3, 2, 4>),
+      .run = run_pipe<WARP_TILING, 3, 2> },
     { .name = "tuned",
       .what = "the kernel and tiles the tuning chose for the shape",
-      .function = "sgemm_dbuf<256, 128, 16, 64, 64, 16, 8, 1>",
+      .function = FUNCTION(sgemm_dbuf<LARGE>),
       .run = run_tuned },
 };
 
@@ -775,29 +771,27 @@ extern "C" const struct chapter ch9_program = {
     { .name = "pipe-" #bm "x" #bn "x" #bk "-w" #wm "x" #wn "-t" #tm "x" \
               #tn "-s" #s "-b" #minb, \
       .what = "pipelined kernel", \
-      .function = "sgemm_pipe<" #bm ", " #bn ", " #bk ", " #wm ", " #wn \
-                  ", " #tm ", " #tn ", " #s ", 4, " #minb ">", \
+      .function = FUNCTION(sgemm_pipe<bm, bn, bk, wm, wn, tm, tn, s, \
+                                      minb, 4>), \
       .run = run_pipe<bm, bn, bk, wm, wn, tm, tn, s, minb> }
 #define DBUF(bm, bn, bk, wm, wn, tm, tn, minb) \
     { .name = "dbuf-" #bm "x" #bn "x" #bk "-w" #wm "x" #wn "-t" #tm "x" \
               #tn "-b" #minb, \
       .what = "double-buffered kernel", \
-      .function = "sgemm_dbuf<" #bm ", " #bn ", " #bk ", " #wm ", " #wn \
-                  ", " #tm ", " #tn ", " #minb ">", \
+      .function = FUNCTION(sgemm_dbuf<bm, bn, bk, wm, wn, tm, tn, minb>), \
       .run = run_dbuf<bm, bn, bk, wm, wn, tm, tn, minb> }
 
 #define SK(bm, bn, bk, wm, wn, tm, tn, minb) \
     { .name = "sk-" #bm "x" #bn "x" #bk "-w" #wm "x" #wn "-t" #tm "x" \
               #tn "-b" #minb, \
       .what = "stream-K kernel", \
-      .function = "sgemm_streamk<" #bm ", " #bn ", " #bk ", " #wm ", " #wn \
-                  ", " #tm ", " #tn ", " #minb ">", \
+      .function = FUNCTION(sgemm_streamk<bm, bn, bk, wm, wn, tm, tn, \
+                                         minb>), \
       .run = run_streamk<bm, bn, bk, wm, wn, tm, tn, minb> }
 #define WARP(bm, bn, bk, wm, wn, tm, tn) \
     { .name = "warp-" #bm "x" #bn "x" #bk "-w" #wm "x" #wn "-t" #tm "x" #tn, \
       .what = "chapter 8's kernel", \
-      .function = "sgemm_warptile<" #bm ", " #bn ", " #bk ", " #wm ", " \
-                  #wn ", " #tm ", " #tn ">", \
+      .function = FUNCTION(sgemm_warptile<bm, bn, bk, wm, wn, tm, tn>), \
       .run = run_warptile_ch8 }
 
 static const struct kernel sweep_kernels[] = {

@@ -43,6 +43,10 @@ copy4(float *dst, const float *x, int ld, int row, int col,
     }
 }
 
+#define LARGE 256, 128, 16, 64, 64, 16, 8, 1
+#define MIDDLE 128, 128, 16, 32, 64, 8, 8, 1
+#define SMALL 128, 64, 16, 32, 32, 8, 4, 2
+
 int sm_count(void);
 void run_tuned(int m, int n, int k, float alpha,
                const float *a, int lda, const float *b, int ldb,

@@ -53,6 +53,8 @@ struct chapter {
 
 #define COUNT_OF(x) ((int)(sizeof(x) / sizeof((x)[0])))
 #define CEIL_DIV(a, b) (((a) + (b) - 1) / (b))
+#define FUNCTION(...) FUNCTION_(__VA_ARGS__)
+#define FUNCTION_(...) #__VA_ARGS__
 struct shape { int m, n, k; };
 enum { MAX_SHAPES = 64 };
 

@@ -145,6 +145,36 @@ test_compile() {
               "$(cat build/harness.log 2>&1)"; fi
 }
 
+# Both ways of compiling a chapter give no warning: from tangle/ (a
+# machine without noweb, or make bench) and from the copy tangled with
+# #line directives (build/src/, where noweb is installed).  The build
+# used one (build/chN.src says which); this compiles the other, to PTX
+# only (ptxas's report is the build's), and reads its warnings.
+test_compile_paths() {
+    local n p f src other w bad="" checked=0
+    for n in $CHAPTERS; do
+        built "$n" || continue
+        for p in ch$n $(micro_of "$n"); do
+            src=$(cat "build/$p.src" 2> /dev/null) || { bad="$bad"$'\n'"build/$p.src is missing"; continue; }
+            if [ "$src" = "tangle/$p.cu" ]; then
+                other=$tmp/$p.cu
+                notangle -L -R"$p.cu" $(nw_upto "$n") > "$other" 2> /dev/null \
+                    || { bad="$bad"$'\n'"$p.cu: notangle -L failed"; continue; }
+            else
+                other=tangle/$p.cu
+            fi
+            f=$(sed 's/code=sm_\([0-9a]*\)/code=compute_\1/g; s/-Xptxas -v//' "build/$p.flags")
+            w=$(eval "${NVCC:-nvcc}" $f -Itangle -c "$other" -o "$tmp/$p.o" 2>&1) \
+                || { bad="$bad"$'\n'"$other does not compile: $w"; continue; }
+            [ -z "$w" ] || bad="$bad"$'\n'"$other: $w"
+            checked=$((checked + 1))
+        done
+    done
+    [ -z "$bad" ] && [ "$checked" -gt 0 ] \
+        && ok "the other way of compiling ($checked files, from tangle/ or with #line) gives no warning" \
+        || fail "the other way of compiling gives no warning" "$bad"
+}
+
 # One ptxas row per declared kernel function (each template instance its
 # own), and no spills or stack in any row, but for the kernel entries
 # that the chapter's manifest lists in its field spills (a chapter that
@@ -1036,6 +1066,7 @@ test_answers() {
 cpu_tests() {
     want manifests && test_manifests
     want compile && test_compile
+    want compile && test_compile_paths
     want sass && test_sass
     want unit && test_unit
     want cli && test_cli
