@@ -229,7 +229,8 @@ $(LAB_DIR)/ch$(1).cu: | tangle/ch$(1).cu build/manifest.tsv
 	@mkdir -p $(LAB_DIR)
 	@if [ ! -e $$@ ]; then book/tools/labstub $(1) > $$@.tmp && mv $$@.tmp $$@ \
 	  && echo "make: wrote $$@: write the body of $(ch$(1).lab_kernel) there, then make lab$(1) && ./lab$(1)"; fi
-build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu $(HEADERS) build/ch$(1).flags $(COMMON_OBJS) FORCE
+build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu $(HEADERS) build/ch$(1).flags $(COMMON_OBJS) \
+    build/main-ch$(1).o $(call link_objs,$(ch$(1).links)) FORCE
 	@mkdir -p build/lab
 	@if [ ! $$@ -nt $(LAB_DIR)/ch$(1).cu ] || [ ! $$@ -nt build/ch$(1).flags ] \
 	    || [ "$$$$(cat $$@.src 2>/dev/null)" != "$(abspath $(LAB_DIR))/ch$(1).cu" ]; then \
@@ -237,7 +238,8 @@ build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu $(HEADERS) build/ch$(1).flags $(COMMON_OB
 	  $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Itangle -c $(LAB_DIR)/ch$(1).cu -o $$@.o 2> $$@.log; \
 	  rc=$$$$?; grep -v -e '^ptxas info' -e 'bytes stack frame' $$@.log >&2; \
 	  [ $$$$rc = 0 ] || exit $$$$rc; \
-	  $(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@ $$@.o $(COMMON_OBJS) $(ch$(1).libs) \
+	  $(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@ $$@.o build/main-ch$(1).o \
+	    $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS) $(ch$(1).libs) \
 	    || exit 1; \
 	  echo "$(abspath $(LAB_DIR))/ch$(1).cu" > $$@.src; fi
 lab$(1): build/lab/ch$(1) $(ch$(1).programs) $(ch$(shell expr $(1) - 1).programs)

@@ -111,6 +111,7 @@ wgmma_tf32(float *d, uint64_t da, uint64_t db)
                  : "l"(da), "l"(db), "r"(1));
 }
 
+
 __device__ __forceinline__ void tma_store(const CUtensorMap *map,
                                           const void *src, int x, int y)
 {

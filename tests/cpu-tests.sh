@@ -124,7 +124,7 @@ test_compile() {
                 && ok "$p links, its main without warnings" \
                 || fail "$p links, its main without warnings" \
                         "$(cat "build/main-$p.log" 2>&1)"
-            test_ptxas "$p" "$(man "$n" spills)"
+            test_ptxas "$p" "$(man "$n" spills)" "$n"
         done
         # a microbenchmark: compiled with the chapter's flags, no harness
         for p in $(micro_of "$n"); do
@@ -180,20 +180,30 @@ test_compile_paths() {
 # that the chapter's manifest lists in its field spills (a chapter that
 # measures what spilling costs): those must spill.
 test_ptxas() {
-    local p=$1 f=build/ptxas-$1.csv spills=${2:-}
+    local p=$1 f=build/ptxas-$1.csv spills=${2:-} q
+    # the functions the chapter's entries that spill on purpose run, in
+    # any of its programs (a sweep links the chapter's code, and so its
+    # instances)
+    for q in $(programs_of "$3"); do cat "build/kernels-$q.tsv" 2> /dev/null; done \
+        | awk -F'\t' -v spills=" $spills " 'index(spills, " " $1 " ") { print $3 }' \
+        | tr -d ' ' > "$tmp/spilling"
     if [ ! -s "$f" ] || [ ! -s "build/kernels-$p.tsv" ]; then
         fail "$p: ptxas reports every kernel, without spills or stack" \
              "$f or build/kernels-$p.tsv is missing"; return
     fi
     local bad
-    bad=$(book/tools/csvq -v kernels="build/kernels-$p.tsv" -v spills=" $spills " '
+    bad=$(book/tools/csvq -v kernels="build/kernels-$p.tsv" -v spills=" $spills " \
+            -v spilling="$tmp/spilling" '
         BEGIN { FS = "\t"; while ((getline l < kernels) > 0) { split(l, q, "\t")
                 if (q[3] != "-") fn[q[3]] = q[1] }   # entries sharing a function: the last
-                for (f in fn) want[fn[f]] = f; FS = " " }
+                for (f in fn) want[fn[f]] = f
+                while ((getline l < spilling) > 0) sp[l] = 1; FS = " " }
         csv_row() { next }
         { rows++; seen[F("kernel")]++
           spilled = F("spill_stores") + F("spill_loads") + F("stack_bytes") > 0
-          declared = F("kernel") != "" && index(spills, " " F("kernel") " ")
+          fnn = F("function"); gsub(/ /, "", fnn)
+          declared = (F("kernel") != "" && index(spills, " " F("kernel") " ")) \
+                     || (F("kernel") == "" && fnn in sp)
           if (spilled && !declared)
               print F("function") ": " F("spill_stores") "/" F("spill_loads") \
                     " bytes spilled, " F("stack_bytes") " of stack"
