@@ -64,7 +64,8 @@ $(TOOLS_STAMP): book/tools/need-tools
 APPENDICES := $(foreach c,$(CHAPTERS),$(sort $(wildcard chapters/ch$(c)-*.nw)))
 # The files chapter N is tangled from: book/tools/nw-upto says, for make
 # and for the tests alike.
-$(foreach n,$(CHAPTERS),$(eval NW_UPTO_$(n) := $(shell book/tools/nw-upto $(n))))
+$(foreach l,$(shell book/tools/nw-upto --all | sed 's/^\([0-9]*\) /NW_UPTO_\1:=/; s/ /~/g'),\
+  $(eval $(subst ~, ,$(subst :=, := ,$(l)))))
 nw_upto = $(NW_UPTO_$(1))
 
 # A manifest sets these fields, and model.NAME formulas; each chapter's
@@ -267,9 +268,11 @@ ANSWER_BINS := $(foreach d,$(ANSWER_DIFFS),$(if $(filter \
   build/answers/$(basename $(notdir $(d)))))
 # the file a diff changes (F of its first line, --- tangle/F.cu) and the
 # program it runs changed (its preamble's program:, or the program of F)
-answer_target = $(shell book/tools/answer-target answers/$(1).diff)
-answer_source = $(shell book/tools/answer-target --source answers/$(1).diff)
-answer_main = $(shell grep -q '^+int main.int argc' answers/$(1).diff && echo y)
+$(foreach l,$(shell book/tools/answer-target --make $(ANSWER_DIFFS) | tr ' ' '~'),\
+  $(eval $(subst ~, ,$(l))))
+answer_target = $(ANSWER_PROGRAM_$(1))
+answer_source = $(ANSWER_SOURCE_$(1))
+answer_main = $(ANSWER_MAIN_$(1))
 define answer_rules   # $(1) chN-exE, $(2) chapter, $(3) program, $(4) file
 build/answers/$(1).cu: answers/$(1).diff tangle/$(4).cu book/tools/apply-diff
 	@mkdir -p $$(@D)
