@@ -17,6 +17,15 @@
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
+# Every core, unless the command line says how many (make -j1); each
+# target's output kept together.  (make cannot see its own -j while it
+# reads the Makefile, so it reads its command line; a make that runs
+# under another shares the first one's jobs.)
+ifeq ($(MAKELEVEL),0)
+ifeq ($(filter -j% --jobs%,$(shell tr '\0' ' ' < /proc/$$PPID/cmdline 2>/dev/null)),)
+MAKEFLAGS += --jobs=$(shell nproc 2>/dev/null || echo 2) --output-sync=target
+endif
+endif
 .DELETE_ON_ERROR:
 
 CHAPTERS := $(shell ls chapters | sed -n 's/^ch\([0-9]*\)\.nw$$/\1/p' \
