@@ -57,6 +57,37 @@ test_tangle() {
         || fail "tangle/ holds no stray file" "$(diff "$tmp/want" \
                                                       "$tmp/have")"
     test_chunk_names chapters/ch*.nw
+    test_linked
+}
+
+# Chapters are linked, not pasted: no __global__ function is defined in
+# two tangled files (a header may declare one that a chapter's code
+# defines), and the tangled sources stay the size of what the chapters
+# write: at most 7,500 lines in all, 1,200 in one file.
+test_linked() {
+    local dup total big
+    dup=$(awk '
+        FNR == 1 { g = 0 }
+        /__global__/ { g = 1 }
+        g && match($0, /[A-Za-z_][A-Za-z_0-9]*\(/) {
+            name = substr($0, RSTART, RLENGTH - 1)
+            if (name == "__launch_bounds__") { sub(/__launch_bounds__\([^)]*\)/, ""); 
+                if (!match($0, /[A-Za-z_][A-Za-z_0-9]*\(/)) next
+                name = substr($0, RSTART, RLENGTH - 1) }
+            g = 0; pending[FILENAME] = name; next }
+        FILENAME in pending && pending[FILENAME] != "" {
+            if ($0 ~ /\{/) { def[pending[FILENAME]] = def[pending[FILENAME]] " " FILENAME; pending[FILENAME] = "" }
+            else if ($0 ~ /\);/) pending[FILENAME] = "" }
+        END { for (f in def) if (split(def[f], x, " ") > 1) print f " is defined in" def[f] }' \
+        tangle/*.cu tangle/*.h)
+    [ -z "$dup" ] && ok "no __global__ function is defined in two tangled files" \
+        || fail "no __global__ function is defined in two tangled files" "$dup"
+    total=$(cat tangle/* | wc -l)
+    big=$(wc -l tangle/*.cu | grep -v ' total$' | sort -n | tail -1)
+    if [ "$total" -le 7500 ] && [ "${big%% tangle*}" -le 1200 ] && [ "$total" -gt 0 ]; then
+        ok "tangle/ holds $total lines, its largest source ${big## }"
+    else fail "tangle/ holds at most 7,500 lines, 1,200 in one source" \
+              "$total lines; largest: $big"; fi
 }
 
 # noweb concatenates the definitions of one chunk name, across files too:
@@ -553,6 +584,28 @@ test_book() {
     if grep -n -e '??' -e 'TODO' -e '\\R{' build/book.html > "$tmp/ph"
     then fail "the HTML has no placeholder" "$(head -c 600 "$tmp/ph")"
     else ok "the HTML has no placeholder"; fi
+    # The student's book holds no build plumbing: no manifest, no model
+    # formula (the instructor's edition has them).
+    if grep -n -e 'model\.' -e '_ans_' -e '^programs := ' "$tmp/book.txt" > "$tmp/ph" \
+       || sed 's/<[^>]*>//g' build/book.html | grep -n -e 'model\.' -e '_ans_' >> "$tmp/ph"
+    then fail "the student's book prints no manifest and no model formula" "$(head "$tmp/ph")"
+    else ok "the student's book prints no manifest and no model formula"; fi
+    # A chapter's story, up to its exercises, fits in 20 pages; the rest
+    # of its code is in its appendices.
+    local long
+    long=$(pdftotext -layout build/book.pdf - | awk '
+        BEGIN { RS = "\f" }
+        { n = split($0, L, "\n"); first = ""
+          for (i = 1; i <= n; i++) if (L[i] ~ /[^ ]/) { first = L[i]; break }
+          gsub(/^ +| +$/, "", first)
+          if (first ~ /^Chapter [0-9]+$/) { if (ch != "" && !done) check(); ch = first; start = NR; done = 0 }
+          else if (first ~ /^Appendix /) { if (ch != "" && !done) check(); ch = ""; }
+          if (ch != "" && !done && $0 ~ /\n *Exercises *\n/) { pages = NR - start + 1; done = 1
+              if (pages > 21 || (pages == 21 && $0 !~ /^[^E]{0,400}Exercises/)) print ch ": " pages " pages before its exercises" } }
+        function check() { }
+        END { if (!NR || start == "") print "no chapter found in the PDF" }')
+    [ -z "$long" ] && ok "every chapter's text, without its exercises, fits in 20 pages" \
+        || fail "every chapter's text, without its exercises, fits in 20 pages" "$long"
     # the instructor's edition: the book and the answers, every measured
     # answer filled in
     for f in build/instructor.pdf build/instructor.html; do
