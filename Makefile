@@ -371,8 +371,9 @@ tests/unit: tests/unit.c $(COMMON_OBJS) $(HEADERS)
 	  -o build/unit.o
 	$(NVCC) -o $@ build/unit.o $(COMMON_OBJS) -lcublas
 
+# (+: tests/run runs make, which shares this make's jobs)
 test:
-	@CHAPTERS="$(CHAPTERS)" RESULTS="$(RESULTS)" tests/run
+	+@CHAPTERS="$(CHAPTERS)" RESULTS="$(RESULTS)" tests/run
 
 # What the tests build after checking tangle/.
 test-facts: $(PROGRAM_FACTS) build/manifest.tsv
