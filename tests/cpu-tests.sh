@@ -994,7 +994,7 @@ test_answers() {
             bad="$bad"$'\n'"$(cat "$tmp/err")"; continue
         fi
         cmp -s "$tmp/applied" "tangle/$t.cu" && bad="$bad"$'\n'"$name changes nothing"
-        sed -n '/^--- /q;p' "$f" | grep -q "$runs_something" \
+        book/tools/answer-preamble "$f" | cut -f2- | grep -q "$runs_something" \
             || bad="$bad"$'\n'"$name: its preamble says nothing to run (run:, before:, check:, ...)"
         grep -q "^\\\\answerdiff{$name}" answers/ch$n.tex \
             || bad="$bad"$'\n'"$name: no answer of answers/ch$n.tex shows it (\\answerdiff{$name})"
@@ -1012,7 +1012,7 @@ test_answers() {
         *" $t "*) ;;
         *) bad="$bad"$'\n'"$name runs $t, not a program of chapter $n" ;;
         esac
-        grep -q "$runs_something" "$f" \
+        book/tools/answer-preamble "$f" | cut -f2- | grep -q "$runs_something" \
             || bad="$bad"$'\n'"$name: says nothing to run"
         [ -f "answers/$name.diff" ] && bad="$bad"$'\n'"$name has both a .diff and a .run"
     done
@@ -1056,7 +1056,8 @@ test_answers() {
                 || bad="$bad no rows for ${name#ch$n-};"
             # a program with a table of its own: its rows among the
             # microbenchmark's, where the answer's keys look for them
-            if sed -n '/^--- /q;p' "$f" | grep -qx 'table: micro'; then
+            book/tools/answer-preamble "$f" | cut -f2- > "$tmp/pre"
+            if grep -qx 'table: micro' "$tmp/pre"; then
                 grep -q "^${name#ch$n-},run," "$RESULTS/answers-micro-ch$n.csv" 2> /dev/null \
                     || bad="$bad ${name#ch$n-} (table: micro) has no rows in answers-micro-ch$n.csv;"
             fi
@@ -1074,7 +1075,7 @@ test_answers() {
                 esac
                 grep -q "^\"$label\"," "$RESULTS/answers-ncu-ch$n.csv" 2> /dev/null \
                     || bad="$bad no profile $label in answers-ncu-ch$n.csv;"
-            done < <(sed -n '/^--- /q;p' "$f")
+            done < "$tmp/pre"
         done
         [ -z "$bad" ] && ok "ch$n: the worked answers were measured with the current code" \
             || fail "ch$n: the worked answers were measured with the current code" "$bad"
