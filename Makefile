@@ -345,14 +345,19 @@ PROGRAM_FACTS := $(foreach p,$(HARNESS_BINS),build/ptxas-$(p).csv build/sass-$(p
 # --- measuring ------------------------------------------------------------
 # Never tangles or installs anything: a GPU machine needs only nvcc and
 # cuBLAS.
+# (only what the chapters measured need: their programs, microbenchmarks
+# and changed programs of their answers; a chapter ARCH cannot build is
+# skipped by name)
+bench_goals = $(foreach n,$(BENCH_CHAPTERS),$(ch$(n).programs) $(ch$(n).micro) \
+  $(filter build/answers/ch$(n)-%,$(ANSWER_BINS)))
 bench:
-	$(MAKE) NO_TANGLE=1 programs answers build/manifest.tsv
+	$(MAKE) NO_TANGLE=1 $(bench_goals) build/manifest.tsv
 	book/tools/bench "$(BENCH_SIZES)" $(BENCH_CHAPTERS)
 
 # Hardware counters (Nsight Compute), for the book, into GPU_DIR (by
 # default results/<this machine's GPU>).
 profile:
-	$(MAKE) NO_TANGLE=1 programs build/manifest.tsv
+	$(MAKE) NO_TANGLE=1 $(foreach n,$(BENCH_CHAPTERS),$(ch$(n).programs)) build/manifest.tsv
 	book/tools/profile "$(GPU_DIR)" $(BENCH_CHAPTERS)
 
 # --- the book -------------------------------------------------------------

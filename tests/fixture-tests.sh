@@ -14,6 +14,11 @@ fixture_copy() {   # a scratch copy of the sources with the fixture in it
     if git rev-parse --git-dir > /dev/null 2>&1; then
         git ls-files -co --exclude-standard | grep -v '^build/' \
             | tar -cf - -T - | tar -xf - -C "$dir"
+        # and what the build compiled (newer than its sources, times
+        # kept), so that the copy compiles the fixture alone
+        ls -d build/*.o build/*.flags build/*.log build/*.src build/src \
+              build/cuda-tools $(ls | grep -x 'ch[0-9][0-9a-z]*') 2> /dev/null \
+            | tar -cf - -T - | tar -xf - -C "$dir"
     else   # a copy without git (a GPU machine): all but what is built
         tar --exclude=./build --exclude='./ch[0-9]*' --exclude=./tests/unit \
             --exclude=./results -cf - . 2> /dev/null | tar -xf - -C "$dir"
