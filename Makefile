@@ -33,7 +33,11 @@ CHAPTERS := $(shell ls chapters | sed -n 's/^ch\([0-9]*\)\.nw$$/\1/p' \
 NW := $(CHAPTERS:%=chapters/ch%.nw)
 MANIFESTS := $(CHAPTERS:%=tangle/ch%.mk)
 
-ARCH ?= sm_90
+# The GPU target: the installed GPU's compute capability (nvidia-smi
+# says 8.6 for an RTX 3090: sm_86), or sm_90 where there is none.
+GPU_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader \
+              2>/dev/null | sed -n '1s/^\([0-9]*\)\.\([0-9]\)$$/sm_\1\2/p')
+ARCH ?= $(or $(GPU_ARCH),sm_90)
 NVCC ?= nvcc
 CC ?= gcc
 CUDA_INC := $(abspath $(dir $(shell command -v $(NVCC)))../include)
@@ -81,7 +85,7 @@ nw_upto = $(NW_UPTO_$(1))
 # values are kept as chN.FIELD.
 FIELDS := programs roots common links needs flags libs headline sass lab \
           lab_kernel extra_runs ceilings sweep spills micro micro_links \
-          events profile_at
+          events profile_at emulated
 define read_manifest
 include tangle/ch$(1).mk
 $$(foreach f,$$(FIELDS),$$(eval ch$(1).$$(f) := $$$$(value $$(f)))\

@@ -466,7 +466,7 @@ static void run_tf32(int m, int n, int k, float alpha,
 {
     dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
     int threads = BM / WM * (BN / WN) * 32;
-    size_t bytes = (size_t)STAGES * (BM + BN) * 32 * sizeof(float);
+    size_t bytes = mma_bytes<BM, BN, WM, WN, STAGES>();
     static int ready;
     if (!ready) {
         CUDA_CHECK(cudaFuncSetAttribute(
@@ -841,7 +841,7 @@ static void run_bf16mma(int m, int n, int k, float alpha,
 {
     dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
     int threads = BM / WM * (BN / WN) * 32;
-    size_t bytes = (size_t)STAGES * (BM + BN) * 64 * sizeof(bf16_bits);
+    size_t bytes = mma_bytes<BM, BN, WM, WN, STAGES>();
     static int ready;
     if (!ready) {
         CUDA_CHECK(cudaFuncSetAttribute(
@@ -979,20 +979,32 @@ void run_mma(int m, int n, int k, float alpha,
              const float *a, int lda, const float *b, int ldb,
              float beta, float *c, int ldc)
 {
-    if (CEIL_DIV(m, 128) * CEIL_DIV(n, 256) >= 2 * sm_count())
+    int large = CEIL_DIV(m, 128) * CEIL_DIV(n, 256);
+    if (large >= 2 * sm_count()
+        && mma_bytes<TF32_LARGE>() <= smem_limit()) {
+        chose("TF32_LARGE: %d tiles of 128x256", large);
         run_tf32<TF32_LARGE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else
+    } else {
+        chose("TF32_SMALL: %d tiles of 128x128",
+              CEIL_DIV(m, 128) * CEIL_DIV(n, 128));
         run_tf32<TF32_SMALL>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    }
 }
 
 void run_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
               int lda, const bf16_bits *b, int ldb, float beta,
                      float *c, int ldc)
 {
-    if (CEIL_DIV(m, 256) * CEIL_DIV(n, 128) >= 8 * sm_count())
+    int large = CEIL_DIV(m, 256) * CEIL_DIV(n, 128);
+    if (large >= 8 * sm_count()
+        && mma_bytes<BF16_LARGE>() <= smem_limit()) {
+        chose("BF16_LARGE: %d tiles of 256x128", large);
         run_bf16mma<BF16_LARGE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else
+    } else {
+        chose("BF16_SMALL: %d tiles of 128x128",
+              CEIL_DIV(m, 128) * CEIL_DIV(n, 128));
         run_bf16mma<BF16_SMALL>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    }
 }
 
 static const struct kernel kernels[] = {
@@ -1020,13 +1032,14 @@ extern "C" const struct chapter ch10_program = {
       .what = "mma.sync TF32", \
       .function = FUNCTION(tf32_mma<bm, bn, wm, wn, s, minb, r, bt, 4>), \
       .precision = TF32, .run = run_tf32<bm, bn, wm, wn, s, minb, r, bt>, \
-      .setup = reserve_scratch, .teardown = free_scratch }
+      .setup = reserve_scratch, .teardown = free_scratch, \
+      .smem = mma_bytes<bm, bn, wm, wn, s>() }
 #define BF16(bm, bn, wm, wn, s, minb) \
     { .name = "bf16-" #bm "x" #bn "-w" #wm "x" #wn "-s" #s "-b" #minb, \
       .what = "mma.sync BF16", \
       .function = FUNCTION(bf16_mma<bm, bn, wm, wn, s, minb, 8>), \
       .precision = BF16, .run_bf16 = run_bf16mma<bm, bn, wm, wn, s, minb>, \
-      .setup = convert_to_bf16 }
+      .setup = convert_to_bf16, .smem = mma_bytes<bm, bn, wm, wn, s>() }
 
 static const struct kernel sweep_kernels[] = {
     TF32(128, 256, 64, 64, 3, 1, 2, 1), TF32(128, 256, 64, 64, 4, 1, 2, 1),

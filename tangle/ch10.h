@@ -76,6 +76,11 @@ __device__ __forceinline__ float tf32_rounded(float v)
 #define TF32_SMALL 128, 128, 64, 64, 3, 2, 2, 1
 #define BF16_LARGE 256, 128, 64, 64, 4, 1
 #define BF16_SMALL 128, 128, 64, 64, 3, 2
+template <int BM, int BN, int WM, int WN, int STAGES, int... REST>
+constexpr size_t mma_bytes(void)
+{
+    return (size_t)STAGES * (BM + BN) * 128;
+}
 
 float *scratch(int i, size_t floats);
 __global__ void transpose_round(const float *b, int ldb, float *bt, int ldt,

@@ -4,6 +4,7 @@ links := ch9 ch8 ch5
 micro := ch10peak
 sweep := ch10sweep --size 1024,4096,8192
 extra_runs := --size 8192
+emulated := mma bf16
 needs := sm_80
 libs := -lcublas
 headline := mma
@@ -23,8 +24,15 @@ model.ch10_ans_mma_cycles := 2 * 16 * 8 * 8 * 4 * ceil.sms * ceil.clock_mhz \
     / (ch10.micro.mma_tf32.tflops * 1e6) | %.1f
 model.ch10_ans_waves_1024 := 32 / ceil.sms | %.2f
 model.ch10_ans_idle_1024 := ceil.sms - 32 | %.0f
-model.ch10_ans_waves_2560 := 20 * 10 / ceil.sms | %.2f
-model.ch10_ans_waves_3072 := 24 * 12 / ceil.sms | %.2f
+model.ch10_large_bytes := 4 * (128 + 256) * 128 | %d
+model.ch10_tf32_large_4096 := (32 * 16 >= 2 * ceil.sms \
+    && ceil.smem_per_block_optin >= model.ch10_large_bytes) | %d
+model.ch10_bf16_large_8192 := (32 * 64 >= 8 * ceil.sms \
+    && ceil.smem_per_block_optin >= model.ch10_large_bytes) | %d
+model.ch10_waves_2560 := 20 * 10 / ceil.sms | %.2f
+model.ch10_waves_3072 := 24 * 12 / ceil.sms | %.2f
+model.ch10_ans_last_pct_3072 := 100 * (288 - int(288 / ceil.sms) \
+    * ceil.sms) / ceil.sms | %.0f
 model.ch10_ans_waves_6144 := 48 * 24 / ceil.sms | %.1f
 model.ch10_ans_mma_latency := 2 * 16 * 8 * 8 * 4 * ceil.sms * ceil.clock_mhz \
     / (ch10.ex4.micro.mma_tf32_w4_a1.tflops * 1e6) | %.0f

@@ -352,7 +352,7 @@ static void run_3xtf32(int m, int n, int k, float alpha,
     enum { ROUND = 0, BT = 1 };
     dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
     int threads = BM / WM * (BN / WN) * 32;
-    size_t bytes = (size_t)STAGES * (BM + BN) * 32 * sizeof(float);
+    size_t bytes = mma_bytes<BM, BN, WM, WN, STAGES>();
     static int ready;
     if (!ready) {
         CUDA_CHECK(cudaFuncSetAttribute(

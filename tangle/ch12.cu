@@ -543,6 +543,9 @@ static void free_passes(void)
     pass_len = 0;
 }
 
+enum { BLOCK_PER_TILE = 0, PERSISTENT = 1 };   /* PERSIST: the grid */
+enum { STORE_DIRECT = 0, STORE_BY_TMA = 1 };   /* STORE: the epilogue */
+
 template <int KIND, int PERSIST, int GROUP, int M64, int STORE, int ST = 0>
 static void launch_hopper(struct hopper_maps *maps, int m, int n, int k,
                           float alpha, float beta, float *c, int ldc)
@@ -588,9 +591,9 @@ static void run_hopper(int m, int n, int k, float alpha, const bf16_bits *a,
                        float *c, int ldc)
 {
     if (CEIL_DIV(m, 256) * CEIL_DIV(n, 128) > sm_count() / 2)
-        run_hopper_bf16<1, 8, 2, STORE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        run_hopper_bf16<PERSISTENT, 8, 2, STORE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
-        run_hopper_bf16<1, 8, 1, STORE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        run_hopper_bf16<PERSISTENT, 8, 1, STORE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 template <int KIND>
@@ -615,7 +618,8 @@ static void run_hopper_tf32(int m, int n, int k, float alpha,
         tensor_map(&maps.a[1], as, 0, m, k, ld, S::BM, 32);
         tensor_map(&maps.b[1], bs, 0, n, k, ld, S::BN, 32);
     }
-    launch_hopper<KIND, 1, 8, S::MI, 1>(&maps, m, n, k, alpha, beta, c, ldc);
+    launch_hopper<KIND, PERSISTENT, 8, S::MI, STORE_BY_TMA>(&maps, m, n, k,
+                                                          alpha, beta, c, ldc);
 }
 template <int CLUSTER, int STORE>
 static void launch_hopper_clusters(struct hopper_maps *maps, int m, int n,
@@ -666,7 +670,7 @@ static void run_hopper_clusters(int m, int n, int k, float alpha,
     struct hopper_maps maps;
     if (!tma_ok(a, lda, 2) || !tma_ok(b, ldb, 2)
         || CEIL_DIV(n, hopper_shape<BF16_KIND>::BN) % CLUSTER != 0) {
-        run_hopper_bf16<1, 8, 2, STORE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        run_hopper_bf16<PERSISTENT, 8, 2, STORE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
     tensor_map(&maps.a[0], a, 1, m, k, lda, 256 / CLUSTER, 64);
@@ -687,27 +691,29 @@ static const struct kernel kernels[] = {
     { .name = "bf16-tiles",
       .what = "wgmma BF16, TMA, 4 stages; a block per tile, by rows",
       .function = FUNCTION(hopper_gemm<BF16_KIND, 1, 2, 0>),
-      .precision = BF16, .run_bf16 = run_hopper_bf16<0, 1, 2, 0>,
+      .precision = BF16,
+      .run_bf16 = run_hopper_bf16<BLOCK_PER_TILE, 1, 2, STORE_DIRECT>,
       .setup = convert_to_bf16 },
     { .name = "bf16-grouped",
       .what = "the same, tiles in groups of 8 rows",
       .function = FUNCTION(hopper_gemm<BF16_KIND, 1, 2, 0>),
-      .precision = BF16, .run_bf16 = run_hopper_bf16<0, 8, 2, 0>,
+      .precision = BF16,
+      .run_bf16 = run_hopper_bf16<BLOCK_PER_TILE, 8, 2, STORE_DIRECT>,
       .setup = convert_to_bf16 },
     { .name = "bf16-persistent",
       .what = "the same, persistent: a block per SM; half tiles when small",
       .function = FUNCTION(hopper_gemm<BF16_KIND, 1, 2, 0>),
-      .precision = BF16, .run_bf16 = run_hopper<0>,
+      .precision = BF16, .run_bf16 = run_hopper<STORE_DIRECT>,
       .setup = convert_to_bf16 },
     { .name = "bf16",
       .what = "persistent, the epilogue through shared memory and TMA",
       .function = FUNCTION(hopper_gemm<BF16_KIND, 1, 2, 0>),
-      .precision = BF16, .run_bf16 = run_hopper<1>,
+      .precision = BF16, .run_bf16 = run_hopper<STORE_BY_TMA>,
       .setup = convert_to_bf16 },
     { .name = "bf16-pairs",
       .what = "bf16 in clusters of 2 that share the tile of A",
       .function = FUNCTION(hopper_gemm<BF16_KIND, 2, 2, 0>),
-      .precision = BF16, .run_bf16 = run_hopper_clusters<2, 1>,
+      .precision = BF16, .run_bf16 = run_hopper_clusters<2, STORE_BY_TMA>,
       .setup = convert_to_bf16 },
     { .name = "tf32", .what = "wgmma TF32 after a rounding pass",
       .function = FUNCTION(hopper_gemm<TF32_KIND, 1, 2, 0>),
@@ -728,7 +734,8 @@ extern "C" const struct chapter ch12_program = {
     { .name = "bf16-s" #st "-g" #g, \
       .what = "wgmma BF16, persistent, epilogue through TMA", \
       .function = FUNCTION(hopper_gemm<BF16_KIND, 1, 2, st>), \
-      .precision = BF16, .run_bf16 = run_hopper_bf16<1, g, 2, 1, st>, \
+      .precision = BF16, \
+      .run_bf16 = run_hopper_bf16<PERSISTENT, g, 2, STORE_BY_TMA, st>, \
       .setup = convert_to_bf16 }
 
 static const struct kernel sweep_kernels[] = {

@@ -34,7 +34,7 @@ model.ch12_pairs_4096 := 100 * (ch12.bf16-pairs.4096.tflops \
 model.ch12_pairs_8192 := 100 * (ch12.bf16-pairs.8192.tflops \
     / ch12.bf16.8192.tflops - 1) | %+.1f
 model.ch12_tiles_1024 := (1024 / 256) * (1024 / 128) | %.0f
-model.ch12_idle_1024 := ceil.sms - 32 | %.0f
+model.ch12_idle_1024 := ceil.sms - model.ch12_tiles_1024 | %.0f
 model.ch12_ans_pass_pred_ms := 2 * 4096^2 * 4 / ceil.copy_tbs / 1e9 | %.3f
 model.ch12_ans_pass_pct := 100 * ch12.ex8.split_rows.ncu.time_ms \
     / (ch12.ex8.split_rows.ncu.time_ms \

@@ -36,6 +36,7 @@ model.ch4_tile1d_expect_tflops := model.ch4_tile1d_ceiling_tflops \
 model.ch4_tile2d_pct_of_ceiling := 100 * ch4.tile2d.4096.tflops \
                                    / model.ch4_tile2d_ceiling_tflops | %.0f
 model.tiles128_1024 := (1024 / 128)^2 | %d
+model.idle_sms_1024 := gpu.sms - model.tiles128_1024 | %d
 model.tiles128_1111 := int((1111 + 127) / 128)^2 | %d
 model.work_ratio_1111 := (1111 / 1024)^3 | %.2f
 model.k_ratio_1111 := 1111 / 1024 | %.2f

@@ -653,18 +653,6 @@ static void run_dbuf(int m, int n, int k, float alpha,
     launch_dbuf<BM, BN, BK, WM, WN, TM, TN, MINB>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-int sm_count(void)
-{
-    static int sms;
-    if (!sms) {
-        int dev;
-        CUDA_CHECK(cudaGetDevice(&dev));
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms,
-                   cudaDevAttrMultiProcessorCount, dev));
-    }
-    return sms;
-}
-
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MINB>
 static void run_streamk(int m, int n, int k, float alpha,
                         const float *a, int lda, const float *b, int ldb,
@@ -678,6 +666,7 @@ static void run_streamk(int m, int n, int k, float alpha,
                    threads, 0));
         slots *= sm_count();
     }
+    chose("stream-K over %dx%dx%d tiles: %d blocks", BM, BN, BK, slots);
     scale_c(m, n, beta, c, ldc);
     sgemm_streamk<BM, BN, BK, WM, WN, TM, TN, MINB>
         <<<slots, threads>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
@@ -724,9 +713,12 @@ static void run_waves(int m, int n, int k, float alpha,
     if (splits > k / (16 * BK))
         splits = k / (16 * BK);
     if (tx * ty < sms || 2 * last > sms || splits < 2) {
+        chose("%dx%dx%d tiles: %d in one grid", BM, BN, BK, tx * ty);
         launch_dbuf<BM, BN, BK, WM, WN, TM, TN, MINB>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
+    chose("%dx%dx%d tiles: %d then %d split %d ways", BM, BN, BK,
+          (ty - rows) * tx, rows * tx, splits);
     int top = (ty - rows) * BM;             /* rows of C in full waves */
     launch_dbuf<BM, BN, BK, WM, WN, TM, TN, MINB>(1, top, n, k, alpha,
                 a, lda, b, ldb, beta, c, ldc);
@@ -741,9 +733,11 @@ void run_tuned(int m, int n, int k, float alpha,
     int sms = sm_count();
     if (4 * CEIL_DIV(m, 256) * CEIL_DIV(n, 128) >= 3 * sms)
         run_waves<LARGE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else if (CEIL_DIV(m, 128) * CEIL_DIV(n, 64) <= sms)
+    else if (CEIL_DIV(m, 128) * CEIL_DIV(n, 64) <= sms) {
+        chose("128x64x16 tiles: %d blocks",
+              CEIL_DIV(m, 128) * CEIL_DIV(n, 64));
         run_dbuf<SMALL>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else
+    } else
         run_streamk<MIDDLE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
@@ -755,7 +749,7 @@ static const struct kernel kernels[] = {
     { .name = "pipe",
       .what = "cp.async pipeline, 3 stages, 128x128x16 tiles",
       .function = FUNCTION(sgemm_pipe<WARP_TILING, 3, 2, 4>),
-      .run = run_pipe<WARP_TILING, 3, 2> },
+      .run = run_pipe<WARP_TILING, 3, 2>, .needs = 80 },
     { .name = "tuned",
       .what = "the kernel and tiles the tuning chose for the shape",
       .function = FUNCTION(sgemm_dbuf<LARGE>),
@@ -773,7 +767,7 @@ extern "C" const struct chapter ch9_program = {
       .what = "pipelined kernel", \
       .function = FUNCTION(sgemm_pipe<bm, bn, bk, wm, wn, tm, tn, s, \
                                       minb, 4>), \
-      .run = run_pipe<bm, bn, bk, wm, wn, tm, tn, s, minb> }
+      .run = run_pipe<bm, bn, bk, wm, wn, tm, tn, s, minb>, .needs = 80 }
 #define DBUF(bm, bn, bk, wm, wn, tm, tn, minb) \
     { .name = "dbuf-" #bm "x" #bn "x" #bk "-w" #wm "x" #wn "-t" #tm "x" \
               #tn "-b" #minb, \
@@ -788,14 +782,15 @@ extern "C" const struct chapter ch9_program = {
       .function = FUNCTION(sgemm_streamk<bm, bn, bk, wm, wn, tm, tn, \
                                          minb>), \
       .run = run_streamk<bm, bn, bk, wm, wn, tm, tn, minb> }
-#define WARP(bm, bn, bk, wm, wn, tm, tn) \
+#define WARP(...) WARP_(__VA_ARGS__)
+#define WARP_(bm, bn, bk, wm, wn, tm, tn) \
     { .name = "warp-" #bm "x" #bn "x" #bk "-w" #wm "x" #wn "-t" #tm "x" #tn, \
       .what = "chapter 8's kernel", \
       .function = FUNCTION(sgemm_warptile<bm, bn, bk, wm, wn, tm, tn>), \
       .run = run_warptile_ch8 }
 
 static const struct kernel sweep_kernels[] = {
-    WARP(128, 128, 16, 32, 64, 8, 8),
+    WARP(WARP_TILING),
     DBUF(128, 128, 16, 32, 64, 8, 8, 1),
     DBUF(128, 128, 8, 32, 64, 8, 8, 2),
     DBUF(128, 128, 16, 64, 32, 8, 8, 1),

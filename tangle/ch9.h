@@ -3,27 +3,34 @@
 #define CH9_H
 #include "ch8.h"
 
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#define CP_ASYNC(...) asm volatile(__VA_ARGS__)
+#else
+#define CP_ASYNC(...) __trap()
+#endif
+
 __device__ __forceinline__ void
 cp_async(float *dst, const float *src, int bytes, int valid)
 {
-    unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+#define SHARED(p) "r"((unsigned)__cvta_generic_to_shared(p))
     if (bytes == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
-                     :: "r"(s), "l"(src), "r"(valid));
+        CP_ASYNC("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
+                 :: SHARED(dst), "l"(src), "r"(valid));
     else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n"
-                     :: "r"(s), "l"(src), "r"(valid));
+        CP_ASYNC("cp.async.ca.shared.global [%0], [%1], 4, %2;\n"
+                 :: SHARED(dst), "l"(src), "r"(valid));
+#undef SHARED
 }
 
 __device__ __forceinline__ void cp_async_commit(void)
 {
-    asm volatile("cp.async.commit_group;\n" ::);
+    CP_ASYNC("cp.async.commit_group;\n" ::);
 }
 
 template <int N>
 __device__ __forceinline__ void cp_async_wait(void)
 {
-    asm volatile("cp.async.wait_group %0;\n" :: "n"(N));
+    CP_ASYNC("cp.async.wait_group %0;\n" :: "n"(N));
 }
 
 template <int VEC>
@@ -47,7 +54,6 @@ copy4(float *dst, const float *x, int ld, int row, int col,
 #define MIDDLE 128, 128, 16, 32, 64, 8, 8, 1
 #define SMALL 128, 64, 16, 32, 32, 8, 4, 2
 
-int sm_count(void);
 void run_tuned(int m, int n, int k, float alpha,
                const float *a, int lda, const float *b, int ldb,
                float beta, float *c, int ldc);

@@ -2,9 +2,10 @@ programs := ch9 ch9sweep
 roots := ch9.h
 links := ch8 ch5
 extra_runs := --size 8192
+emulated := tuned
 sweep := ch9sweep --size 1024,4096,4097,8192,1111
 spills := dbuf
-needs := sm_80
+needs := sm_75
 libs := -lcublas
 headline := tuned
 sass := pipe:LDGSTS.E pipe:LDGSTS.E.BYPASS.128.ZFILL pipe:LDS.128 \
@@ -15,10 +16,18 @@ lab_kernel := sgemm_pipe
 model.waves_4096 := 16 * 32 / gpu.sms | %.2f
 model.waves_4097 := 17 * 33 / gpu.sms | %.2f
 model.last_4097 := 17 * 33 - int(17 * 33 / gpu.sms) * gpu.sms | %d
-model.split_4097 := int(gpu.sms / model.last_4097) | %d
-model.idle_sms_1024 := gpu.sms - model.tiles128_1024 | %d
+model.wave_count_4097 := int((17 * 33 + gpu.sms - 1) / gpu.sms) | %d
+model.idle_last_4097 := gpu.sms - model.last_4097 | %d
+model.split_rows_4097 := int((model.last_4097 + 32) / 33) | %d
+model.full_waves_4097 := (17 - model.split_rows_4097) * 33 / gpu.sms | %.2g
+model.split_tiles_4097 := 33 * model.split_rows_4097 | %d
+model.split_4097 := int(gpu.sms / model.split_tiles_4097) | %d
+model.splits_last_4097 := (2 * model.last_4097 <= gpu.sms \
+    && model.split_4097 >= 2) | %d
 model.tiles128x64_1024 := (1024 / 128) * (1024 / 64) | %d
-model.idle_sms_1024_small := gpu.sms - model.tiles128x64_1024 | %d
+model.small_1024 := (model.tiles128x64_1024 <= gpu.sms) | %d
+model.idle_sms_1024_small := (model.small_1024 \
+    ? gpu.sms - model.tiles128x64_1024 : 0) | %d
 model.sk_steps_1111 := 81 * 70 / gpu.sms | %.1f
 model.ch9_ffma_busy := ch9.tuned.ncu.issue_pct \
     / ch9.tuned.ncu.inst_per_ffma | %.0f
@@ -40,7 +49,15 @@ model.ch9_ans_last_4096 := 512 - int(512 / gpu.sms) * gpu.sms | %d
 model.ch9_ans_split_gain := (int(561 / gpu.sms) + 1) \
     / (int(561 / gpu.sms) + 1 / model.split_4097) | %.2f
 model.ch9_ans_sk_steps_4097 := 561 * 257 / gpu.sms | %.0f
-model.ch9_ans_waves_steps_4097 := int(561 / gpu.sms) * 257 + 65 | %.0f
+model.ch9_ans_split_steps_4097 := int((257 + model.split_4097 - 1) \
+    / model.split_4097) | %d
+model.ch9_ans_full_waves_4097 := int((17 - model.split_rows_4097) * 33 \
+    / gpu.sms) | %d
+model.ch9_ans_waves_steps_4097 := model.ch9_ans_full_waves_4097 * 257 \
+    + model.ch9_ans_split_steps_4097 | %.0f
+model.ch9_ans_rows_4096 := int((model.ch9_ans_last_4096 + 31) / 32) | %d
+model.ch9_ans_split_waves_4097 := int(561 / gpu.sms) \
+    + 1 / model.split_4097 | %.2f
 model.ch9_ans_sk_mid_steps_4097 := 33 * 33 * 257 / 2 / gpu.sms | %.0f
 model.ch9_ans_sk_steps_4096 := 512 * 256 / gpu.sms | %.0f
 model.ch9_ans_waves_steps_4096 := (int(512 / gpu.sms) + 1) * 256 | %.0f

@@ -183,6 +183,17 @@ int parse_options(int argc, char **argv, struct options *o,
                } else if (!strcmp(flag, "--kernel")) {
                    NEED_VALUE();
                    o->kernel = value;
+               } else if (!strcmp(flag, "--sms")) {
+                   long v;
+                   NEED_VALUE();
+                   if (read_long(flag, value, 1, 100000, &v, err, errlen))
+                       return 2;
+                   o->sms = (int)v;
+               } else if (!strcmp(flag, "--smem-limit")) {
+                   NEED_VALUE();
+                   if (read_long(flag, value, 1024, 1L << 30, &o->smem_limit, err,
+                                 errlen))
+                       return 2;
                } else if (!strcmp(flag, "--no-check") && !value) {
                    o->check = 0;
                } else if (!strcmp(flag, "--csv") && !value) {
@@ -318,6 +329,70 @@ static int gpu_can_run(const struct gpu *g, const char *target)
             exact ? "" : "at least ", sm / 10, sm % 10, g->name,
             g->major, g->minor);
     return 0;
+}
+static int the_sms;          /* what sm_count answers, once known */
+static size_t the_smem;      /* what smem_limit answers, once known */
+static char emulated[64];    /* "sms 82 smem 101376", or empty */
+
+int sm_count(void)
+{
+    if (!the_sms) {
+        int dev;
+        CUDA_CHECK(cudaGetDevice(&dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&the_sms,
+                   cudaDevAttrMultiProcessorCount, dev));
+    }
+    return the_sms;
+}
+
+size_t smem_limit(void)
+{
+    if (!the_smem) {
+        int dev, bytes;
+        CUDA_CHECK(cudaGetDevice(&dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&bytes,
+                   cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+        the_smem = (size_t)bytes;
+    }
+    return the_smem;
+}
+
+static int emulate(const struct gpu *g, const struct options *o)
+{
+    if (o->sms > g->sms || (size_t)o->smem_limit > g->smem_optin) {
+        fprintf(stderr, "%s: the %s has %d SMs and %zu bytes of shared "
+                "memory per block; --sms and --smem-limit may only "
+                "ask for less\n", progname, g->name, g->sms,
+                g->smem_optin);
+        return 0;
+    }
+    the_sms = o->sms ? o->sms : g->sms;
+    the_smem = o->smem_limit ? (size_t)o->smem_limit : g->smem_optin;
+    if (o->sms || o->smem_limit)
+        snprintf(emulated, sizeof emulated, "sms %d smem %zu", the_sms,
+                 the_smem);
+    return 1;
+}
+static int runs_here(const struct chapter *ch, const struct gpu *g,
+                     const struct kernel *kn, char *why, size_t len)
+{
+    int built = 0, have = g->major * 10 + g->minor;
+    if (sscanf(ch->target, "sm_%d", &built) == 1 && built < have)
+        have = built;
+    if (kn->needs > have) {
+        snprintf(why, len, "its instructions need compute capability "
+                 "%d.%d, and this program runs %d.%d code",
+                 kn->needs / 10, kn->needs % 10, have / 10, have % 10);
+        return 0;
+    }
+    if (kn->smem > smem_limit()) {
+        snprintf(why, len, "it needs %zu KiB of shared memory per "
+                 "block, this GPU allows %zu KiB%s", kn->smem / 1024,
+                 smem_limit() / 1024, emulated[0] ? " (--smem-limit)"
+                                                  : "");
+        return 0;
+    }
+    return 1;
 }
 static cublasHandle_t blas;
 
@@ -636,6 +711,18 @@ static void run_on_set(const struct kernel *kn, const struct problem *p,
         kn->run(p->s.m, p->s.n, p->s.k, alpha, s->a, p->lda, s->b,
                 p->ldb, beta, s->c, p->ldc);
 }
+static char choice[160];
+static int choosing;
+
+void chose(const char *fmt, ...)
+{
+    va_list ap;
+    if (!choosing)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(choice, sizeof choice, fmt, ap);
+    va_end(ap);
+}
 static double now_ms(void);
 
 static double setup_kernel(const struct kernel *kn,
@@ -793,6 +880,7 @@ struct report_row {
     struct verdict v;
     int checked;
     const char *ref_kind;
+    char choice[160];          /* what the launch chose, or empty */
 };
 
 static const char *env_or(const char *name, const char *dflt)
@@ -809,7 +897,7 @@ static void print_header(const struct chapter *ch, const struct gpu *g,
                "baseline,cublas_ms,cublas_tflops,pct_cublas,pct_peak,"
                "error,max_error,ref,check,setup_ms,gpu,sms,clock_mhz,"
                "driver,cuda,date,commit,code_hash,"
-               "ms_q1,ms_q3,cublas_ms_q1,cublas_ms_q3\n");
+               "ms_q1,ms_q3,cublas_ms_q1,cublas_ms_q3,emulated,choice\n");
         return;
     }
     printf("Chapter %d: %s\n", ch->number, ch->title);
@@ -847,14 +935,16 @@ static void print_row(const struct chapter *ch, const struct gpu *g,
         printf("%s,%d,%d,%s,%s,%s,%s,%s,", g->name, g->sms, g->clock_mhz,
                g->driver, g->cuda, date, env_or("BOOK_COMMIT", "unknown"),
                env_or("BOOK_CODE_HASH", "unknown"));
-        printf("%.4f,%.4f,%.4f,%.4f\n", r->q[0], r->q[1], r->cublas_q[0],
-               r->cublas_q[1]);
+        printf("%.4f,%.4f,%.4f,%.4f,%s,%s\n", r->q[0], r->q[1], r->cublas_q[0],
+               r->cublas_q[1], emulated, r->choice);
     } else {
         printf("%6d %6d %6d  %-10s %-6s %9.3f %8.2f %8.2f %6.1f%% %5.5s%% "
                "%8s  %s", r->s.m, r->s.n, r->s.k, r->kn->name,
                precision_name[prec], r->ms, tf, cf, 100 * tf / cf, peak,
                err, verdict);
         printf(r->checked ? " (%s)\n" : "\n", r->ref_kind);
+        if (r->choice[0])
+            printf("%22s chose: %s\n", "", r->choice);
     }
     fflush(stdout);
 }
@@ -979,8 +1069,12 @@ static int run_shape(const struct chapter *ch, const struct gpu *g,
                 r.cublas_q[0] = base_q[prec][0];
                 r.cublas_q[1] = base_q[prec][1];
                 r.setup_ms = setup_kernel(kn, &p);
+                choice[0] = '\0';
+                choosing = 1;
                 if (o->check)
                     r.v = check_kernel(kn, &p, o->alpha, o->beta);
+                choosing = 0;
+                snprintf(r.choice, sizeof r.choice, "%s", choice);
                 r.ms = time_kernel(kn, &p, o->alpha, o->beta, o->reps, r.q);
                 if (kn->teardown)
                     kn->teardown();
@@ -1043,22 +1137,44 @@ int harness_main(int argc, char **argv, const struct chapter *ch)
     if (o.list) {
         for (int i = 0; i < ch->nkernels; i++) {
             const struct kernel *kn = &ch->kernels[i];
-            printf("%s\t%s\t%s\t%s\n", kn->name, precision_name[kn->precision],
-                   kn->function ? kn->function : "-", kn->what);
+            printf("%s\t%s\t%s\t%s\t%d\n", kn->name,
+                   precision_name[kn->precision], kn->function ? kn->function : "-",
+                   kn->what, kn->needs);
         }
         return 0;
     }
     struct gpu g;
+    struct chapter here = *ch;
     int failures = 0;
     gpu_open(&g);
     if (!gpu_can_run(&g, ch->target))
         return EXIT_CUDA;
+    if (!emulate(&g, &o))
+        return EXIT_USAGE;
     blas_open();
     if (o.ceilings)
         return measure_ceilings(ch, &g, &o);
+    struct kernel *runnable = (struct kernel *)malloc(
+        (ch->nkernels + 1) * sizeof *runnable);
+    if (!runnable) {
+        fprintf(stderr, "%s: out of host memory\n", progname);
+        return EXIT_CUDA;
+    }
+    here.kernels = runnable;
+    here.nkernels = 0;
+    for (int i = 0; i < ch->nkernels; i++) {
+        const struct kernel *kn = &ch->kernels[i];
+        char why[200];
+        if (selected(&o, kn) && !runs_here(ch, &g, kn, why, sizeof why))
+            fprintf(o.csv ? stderr : stdout, "%s: leaving out %s: %s\n",
+                    progname, kn->name, why);
+        else
+            runnable[here.nkernels++] = *kn;
+    }
     print_header(ch, &g, o.csv);
     for (int i = 0; i < o.nshapes; i++)
-        failures += run_shape(ch, &g, &o, o.shapes[i]);
+        failures += run_shape(&here, &g, &o, o.shapes[i]);
+    free(runnable);
     CUBLAS_CHECK(cublasDestroy(blas));
     if (failures && !o.csv)
         printf("\n%d check(s) FAILED\n", failures);
@@ -1077,6 +1193,8 @@ static void usage(const struct chapter *ch, FILE *f)
             "  --beta B         (default 0)\n"
             "  --kernel NAME    only this kernel\n"
             "  --pad P          pad each leading dimension by P\n"
+            "  --sms N          choose tiles as for N SMs\n"
+            "  --smem-limit B   ... and B bytes of shared memory\n"
             "  --no-check       skip verification\n"
             "  --csv            CSV output\n"
             "  --list           list the kernels (tab-separated)\n"

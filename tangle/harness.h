@@ -38,6 +38,8 @@ struct kernel {
     gemm_bf16_fn *run_bf16;    /* the same, for a BF16 kernel */
     void (*setup)(int m, int n, int k, const struct operands *set);
     void (*teardown)(void);
+    int needs;                 /* compute capability, as 80; 0: any */
+    size_t smem;               /* shared memory per block; 0: fits */
 };
 
 struct chapter {
@@ -66,6 +68,8 @@ struct options {
     float alpha, beta;
     const char *kernel;        /* NULL: every kernel */
     int pad, check, csv, list, cpu, ceilings, help, parse_only;
+    int sms;                   /* --sms, or 0 */
+    long smem_limit;           /* --smem-limit, or 0 */
 };
 struct verdict {
     double err;                /* ||C - R||_F / ||R||_F */
@@ -99,6 +103,9 @@ struct verdict verify(const float *c, int ldc, const double *ref,
 void check_cuda(cudaError_t e, const char *call,
                 const char *file, int line);
 #define CUDA_CHECK(call) check_cuda((call), #call, __FILE__, __LINE__)
+int sm_count(void);
+size_t smem_limit(void);
+void chose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #ifdef __cplusplus
 }

@@ -46,6 +46,86 @@ gpu_tests() {
     gpu_lab_tests
 }
 
+# Smaller GPUs, emulated: the choosers of chapters 9-11 and 13 see the
+# shared memory per block and the SMs of an RTX 3090, an A100 and an L4
+# (--smem-limit, --sms), and every kernel verifies at every test shape
+# under each, or is left out by name.  And the choice the code made at
+# the sizes the prose discusses is the one the manifests' model formulas
+# compute for that GPU.
+gpu_emulated_tests() {
+    local e smem sms name n p s bad
+    for e in $EMULATED_GPUS; do
+        IFS=: read -r smem sms name <<< "$e"
+        for n in 9 10 11 13; do
+            [[ " $CHAPTERS " == *" $n "* ]] || continue
+            p=ch$n
+            if ! built "$n" || ! [ -x ./$p ]; then skip "$p as an $name: not built"; continue; fi
+            bad=""
+            for s in $GPU_SHAPES; do
+                run_shape "$p" "$s" --smem-limit "$smem" --sms "$sms" \
+                    > "$tmp/out" 2>&1 || bad="$bad $s"
+                run_shape "$p" "$s" --smem-limit "$smem" --sms "$sms" --pad 3 \
+                    --alpha -1.5 --beta 0.5 > "$tmp/out" 2>&1 || bad="$bad $s(pad 3,beta)"
+            done
+            [ -z "$bad" ] && ok "$p as an $name (--smem-limit $smem --sms $sms): verified at every test shape" \
+                || fail "$p as an $name (--smem-limit $smem --sms $sms): verified at every test shape" "failed:$bad"
+        done
+        gpu_choice_follows_model "$smem" "$sms" "$name"
+    done
+    gpu_choice_follows_model 0 0 "H200"
+}
+
+# The models of the manifests evaluated for a GPU of SMS SMs and SMEM
+# bytes per block (0: this GPU's own), into $tmp/model/results.raw.
+model_for() {
+    local smem=$1 sms=$2 d=$tmp/model
+    rm -rf "$d"; mkdir -p "$d"
+    if [ "$sms" = 0 ]; then   # this GPU's own, as ./ch0 --ceilings reports them
+        ./ch0 --ceilings --csv --reps 1 > "$d/ceil.csv" 2> /dev/null
+        sms=$(book/tools/csvq 'csv_row() { next } { print F("sms") }' "$d/ceil.csv")
+        smem=$(book/tools/csvq 'csv_row() { next } { print F("smem_per_block_optin") }' "$d/ceil.csv")
+    fi
+    cp build/manifest.tsv "$d/"
+    printf 'gpu.sms\t%s\nceil.sms\t%s\nceil.smem_per_block_optin\t%s\n' "$sms" "$sms" "$smem" > "$d/results.raw"
+    : > "$d/results.keys"
+    book/tools/models "$d" 2> /dev/null
+}
+model_value() { awk -F'\t' -v k="$1" '$1 == k { printf "%d", $2 + 0.5 }' "$tmp/model/results.raw"; }
+
+# What a program chose for one kernel at one size (the CSV's choice).
+chosen() {   # program kernel size smem sms
+    local opts=""
+    [ "$4" = 0 ] || opts="--smem-limit $4 --sms $5"
+    ./$1 --kernel "$2" --size "$3" --reps 1 --csv $opts 2> /dev/null \
+        | book/tools/csvq 'csv_row() { next } { print F("choice") }'
+}
+
+gpu_choice_follows_model() {
+    local smem=$1 sms=$2 name=$3 want got bad=""
+    model_for "$smem" "$sms"
+    if built 9 && [ -x ./ch9 ]; then
+        if [ "$(model_value model.splits_last_4097)" = 1 ]; then
+            want="then $(model_value model.split_tiles_4097) split $(model_value model.split_4097) ways"
+        else want="561 in one grid"; fi
+        got=$(chosen ch9 tuned 4097 "$smem" "$sms")
+        [[ "$got" == *"$want"* ]] || bad="$bad"$'\n'"ch9 tuned at 4097: chose '$got', the model says '$want'"
+        if [ "$(model_value model.small_1024)" = 1 ]; then want="128x64x16 tiles: 128 blocks"
+        else want="stream-K"; fi
+        got=$(chosen ch9 tuned 1024 "$smem" "$sms")
+        [[ "$got" == *"$want"* ]] || bad="$bad"$'\n'"ch9 tuned at 1024: chose '$got', the model says '$want'"
+    fi
+    if built 10 && [ -x ./ch10 ]; then
+        [ "$(model_value model.ch10_tf32_large_4096)" = 1 ] && want=TF32_LARGE || want=TF32_SMALL
+        got=$(chosen ch10 mma 4096 "$smem" "$sms")
+        [[ "$got" == "$want"* ]] || bad="$bad"$'\n'"ch10 mma at 4096: chose '$got', the model says '$want'"
+        [ "$(model_value model.ch10_bf16_large_8192)" = 1 ] && want=BF16_LARGE || want=BF16_SMALL
+        got=$(chosen ch10 bf16 8192 "$smem" "$sms")
+        [[ "$got" == "$want"* ]] || bad="$bad"$'\n'"ch10 bf16 at 8192: chose '$got', the model says '$want'"
+    fi
+    [ -z "$bad" ] && ok "as an $name: the choices at 1024, 4096, 4097 and 8192 are the model formulas'" \
+        || fail "as an $name: the choices at 1024, 4096, 4097 and 8192 are the model formulas'" "$bad"
+}
+
 # Grading a lab (chapter 2's): the untouched stub fails with exit 1, the
 # chapter's own kernel pasted in passes, and a kernel that forgets the
 # block's row offset passes the small shapes and fails at the first shape
