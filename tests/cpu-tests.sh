@@ -614,8 +614,13 @@ test_book() {
           if (first ~ /^Chapter [0-9]+$/) { if (ch != "" && !done) check(); ch = first; start = NR; done = 0 }
           else if (first ~ /^Appendix /) { if (ch != "" && !done) check(); ch = ""; }
           if (ch != "" && !done && $0 ~ /\n *Exercises *\n/) { pages = NR - start + 1; done = 1
-              if (pages > 21 || (pages == 21 && $0 !~ /^[^E]{0,400}Exercises/)) print ch ": " pages " pages before its exercises" } }
+              if (pages > 21 || (pages == 21 && !on_top($0))) print ch ": " pages " pages before its exercises" } }
         function check() { }
+        # the story ended on page 20 when the exercises open page 21: they
+        # are among its first lines after the running head
+        function on_top(p,   l, n, i, k) { n = split(p, l, "\n")
+            for (i = 1; i <= n && k < 3; i++) if (l[i] ~ /[^ ]/) { if (l[i] ~ /^ *Exercises *$/) return 1; k++ }
+            return 0 }
         END { if (!NR || start == "") print "no chapter found in the PDF" }')
     [ -z "$long" ] && ok "every chapter's text, without its exercises, fits in 20 pages" \
         || fail "every chapter's text, without its exercises, fits in 20 pages" "$long"
