@@ -85,7 +85,7 @@ nw_upto = $(NW_UPTO_$(1))
 # values are kept as chN.FIELD.
 FIELDS := programs roots common links needs flags libs headline sass lab \
           lab_kernel extra_runs ceilings sweep spills micro micro_links \
-          events profile_at emulated
+          events profile_at emulated may_spill
 define read_manifest
 include tangle/ch$(1).mk
 $$(foreach f,$$(FIELDS),$$(eval ch$(1).$$(f) := $$$$(value $$(f)))\
@@ -353,6 +353,7 @@ PROGRAM_FACTS := $(foreach p,$(HARNESS_BINS),build/ptxas-$(p).csv build/sass-$(p
 # and changed programs of their answers; a chapter ARCH cannot build is
 # skipped by name)
 bench_goals = $(foreach n,$(BENCH_CHAPTERS),$(ch$(n).programs) $(ch$(n).micro) \
+  $(foreach p,$(ch$(n).programs),build/sass-$(p).csv) \
   $(filter build/answers/ch$(n)-%,$(ANSWER_BINS)))
 bench:
 	$(MAKE) NO_TANGLE=1 $(bench_goals) build/manifest.tsv

@@ -5,12 +5,13 @@ extra_runs := --size 8192
 emulated := tuned
 sweep := ch9sweep --size 1024,4096,4097,8192,1111
 spills := dbuf
+may_spill := sk-256x128x16-w64x64-t16x8-b1
 needs := sm_75
 libs := -lcublas
 headline := tuned
 sass := pipe:LDGSTS.E pipe:LDGSTS.E.BYPASS.128.ZFILL pipe:LDS.128 \
         dbuf:LDS.128 dbuf:LDG.E.128 tuned:LDS.128 tuned:LDG.E.128 \
-        tuned:REDG.E.ADD.F32.FTZ.RN.STRONG.GPU
+        tuned:REDG.E.ADD.F32.FTZ.RN.STRONG.GPU|RED.E.ADD.F32.FTZ.RN.STRONG.GPU
 lab := Pipelined main loop
 lab_kernel := sgemm_pipe
 model.waves_4096 := 16 * 32 / gpu.sms | %.2f

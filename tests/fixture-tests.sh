@@ -6,6 +6,12 @@
 # in tests/fixture/tangle/ so that a GPU machine without noweb can build
 # it.  Sourced by tests/run.
 
+# The fixture chapter is Hopper's (sm_90a): its copy is built for sm_90
+# whatever ARCH the tests run under (make ARCH=sm_80 test passes ARCH on
+# to every make below it through MAKEFLAGS).
+fx_env() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ARCH=sm_90 "$@"; }
+fx_make() { fx_env make "$@"; }
+
 FIXTURE=99
 
 fixture_copy() {   # a scratch copy of the sources with the fixture in it
@@ -40,13 +46,13 @@ fixture_cpu_tests() {
         || fail "fixture: its committed tangle is in sync" "out of date:$bad"
     dir=$(fixture_copy)
     # An ARCH that cannot run it: skipped by name, not built.
-    out=$(cd "$dir" && make ARCH=sm_80 ch$FIXTURE 2>&1)
+    out=$(cd "$dir" && fx_make ARCH=sm_80 ch$FIXTURE 2>&1)
     if grep -q "skipping chapter $FIXTURE (ch$FIXTURE): it needs a GPU of sm_90a, ARCH is sm_80" <<< "$out" \
        && [ ! -e "$dir/ch$FIXTURE" ]; then
         ok "fixture: make ARCH=sm_80 skips it by name"
     else fail "fixture: make ARCH=sm_80 skips it by name" "$out"; fi
     # Built for sm_90a, with one ptxas row and one SASS summary per instance.
-    if (cd "$dir" && make -j2 programs build/ptxas-ch$FIXTURE.csv \
+    if (cd "$dir" && fx_make -j2 programs build/ptxas-ch$FIXTURE.csv \
             build/sass-ch$FIXTURE.csv readme > "$tmp/fx.log" 2>&1) \
        && [ -x "$dir/ch$FIXTURE" ] && grep -q -- '-gencode=arch=compute_90a,code=sm_90a' "$dir/build/ch$FIXTURE.flags"
     then ok "fixture: make builds it, for sm_90a"
@@ -65,13 +71,13 @@ fixture_cpu_tests() {
     # make bench takes it from its manifest (here, with no GPU, to say
     # that it cannot run it).
     if ! have_gpu; then
-        out=$(cd "$dir" && make bench BENCH_CHAPTERS=$FIXTURE 2>&1)
+        out=$(cd "$dir" && fx_make bench BENCH_CHAPTERS=$FIXTURE 2>&1)
         grep -q "bench: skipping ch$FIXTURE: no CUDA GPU" <<< "$out" \
             && ok "fixture: make bench names it" \
             || fail "fixture: make bench names it" "$out"
     fi
     # The tests take it from its manifest too.
-    (cd "$dir" && CHAPTERS="$(echo $CHAPTERS) $FIXTURE" \
+    (cd "$dir" && fx_env CHAPTERS="$(echo $CHAPTERS) $FIXTURE" \
         TESTS="tangle manifests compile sass cli" TEST_TARGETS="programs test-facts" \
         tests/run > "$tmp/fx.tests" 2>&1)
     if grep -q "^ok - ch$FIXTURE: tile64's machine code has FFMA" "$tmp/fx.tests" \
@@ -86,12 +92,12 @@ fixture_cpu_tests() {
 fixture_gpu_tests() {
     local dir out gpu csv
     dir=$(fixture_copy)
-    (cd "$dir" && make -s -j8 NO_TANGLE=1 programs > /dev/null 2>&1)
+    (cd "$dir" && fx_make -s -j8 NO_TANGLE=1 programs > /dev/null 2>&1)
     if ! (cd "$dir" && ./ch$FIXTURE -m 1 -n 1 -k 1 --no-check --reps 1 > /dev/null 2>&1); then
         skip "fixture: this GPU cannot run sm_90a code"; return
     fi
     # make bench measures it: every kernel beside its own cuBLAS baseline.
-    out=$(cd "$dir" && rm -rf results && make NO_TANGLE=1 bench BENCH_CHAPTERS=$FIXTURE \
+    out=$(cd "$dir" && rm -rf results && fx_make NO_TANGLE=1 bench BENCH_CHAPTERS=$FIXTURE \
           BENCH_SIZES=256,1111 2>&1)
     csv=$(ls "$dir"/results/*/ch$FIXTURE.csv 2>/dev/null | head -1)
     if [ -n "$csv" ] && book/tools/csvq '
