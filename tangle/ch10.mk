@@ -30,9 +30,9 @@ model.ch10_tf32_large_4096 := (32 * 16 >= 2 * ceil.sms \
 model.ch10_bf16_large_8192 := (32 * 64 >= 8 * ceil.sms \
     && ceil.smem_per_block_optin >= model.ch10_large_bytes) | %d
 model.ch10_waves_2560 := 20 * 10 / ceil.sms | %.2f
+model.ch10_waves_3072 := 24 * 12 / ceil.sms | %.2f
 model.ch10_ans_waves_4096 := 32 * 16 / ceil.sms | %.1f
 model.ch10_ans_waves_8192 := 64 * 32 / ceil.sms | %.1f
-model.ch10_waves_3072 := 24 * 12 / ceil.sms | %.2f
 model.ch10_ans_last_pct_3072 := 100 * (288 - int(288 / ceil.sms) \
     * ceil.sms) / ceil.sms | %.0f
 model.ch10_ans_waves_6144 := 48 * 24 / ceil.sms | %.1f

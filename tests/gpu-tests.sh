@@ -12,6 +12,23 @@ run_shape() {   # program MxNxK extra-options
     ./$p -m "$m" -n "$nn" -k "$k" --reps 5 "$@"
 }
 
+# The test shapes at which ./P OPTIONS... fails its check, each shape
+# run as it is and with each of SHAPE_VARIANTS: " 2x3x4 2x3x4(--pad 1 ...)",
+# or nothing when every run verifies.
+failing_shapes() {
+    local p=$1 s v bad="" variants
+    shift
+    IFS='|' read -ra variants <<< "$SHAPE_VARIANTS"
+    for s in $GPU_SHAPES; do
+        run_shape "$p" "$s" "$@" > "$tmp/out" 2>&1 || bad="$bad $s"
+        for v in "${variants[@]}"; do
+            # shellcheck disable=SC2086
+            run_shape "$p" "$s" "$@" $v > "$tmp/out" 2>&1 || bad="$bad $s($v)"
+        done
+    done
+    echo "$bad"
+}
+
 # Can this GPU run program $1?  If not, say why, by name.
 gpu_runs() {
     if ./$1 -m 1 -n 1 -k 1 --reps 1 --no-check > /dev/null 2> "$tmp/probe"
@@ -27,14 +44,7 @@ gpu_tests() {
             if ! built "$n"; then skip "$p: not built for this ARCH"; continue; fi
             [ -x ./$p ] || { fail "$p: the program exists"; continue; }
             gpu_runs "$p" || continue
-            bad=""
-            for s in $GPU_SHAPES; do
-                run_shape "$p" "$s" > "$tmp/out" 2>&1 || bad="$bad $s"
-                run_shape "$p" "$s" --pad 3 --alpha -1.5 --beta 0.5 \
-                    > "$tmp/out" 2>&1 || bad="$bad $s(pad 3,beta)"
-                run_shape "$p" "$s" --pad 1 --beta -1 \
-                    > "$tmp/out" 2>&1 || bad="$bad $s(pad 1,beta)"
-            done
+            bad=$(failing_shapes "$p")
             if [ -z "$bad" ]; then ok "$p: verified at every test shape"
             else fail "$p: verified at every test shape" "failed:$bad"; fi
             check "$p: verified at 1024 and 4096 (cuBLAS reference)" \
@@ -60,19 +70,13 @@ gpu_emulated_tests() {
             [[ " $CHAPTERS " == *" $n "* ]] || continue
             p=ch$n
             if ! built "$n" || ! [ -x ./$p ]; then skip "$p as an $name: not built"; continue; fi
-            bad=""
-            for s in $GPU_SHAPES; do
-                run_shape "$p" "$s" --smem-limit "$smem" --sms "$sms" \
-                    > "$tmp/out" 2>&1 || bad="$bad $s"
-                run_shape "$p" "$s" --smem-limit "$smem" --sms "$sms" --pad 3 \
-                    --alpha -1.5 --beta 0.5 > "$tmp/out" 2>&1 || bad="$bad $s(pad 3,beta)"
-            done
+            bad=$(failing_shapes "$p" --smem-limit "$smem" --sms "$sms")
             [ -z "$bad" ] && ok "$p as an $name (--smem-limit $smem --sms $sms): verified at every test shape" \
                 || fail "$p as an $name (--smem-limit $smem --sms $sms): verified at every test shape" "failed:$bad"
         done
-        gpu_choice_follows_model "$smem" "$sms" "$name"
+        gpu_choice_follows_model "$smem" "$sms" "as an $name"
     done
-    gpu_choice_follows_model 0 0 "H200"
+    gpu_choice_follows_model 0 0 "with this GPU's own limits"
 }
 
 # The models of the manifests evaluated for a GPU of SMS SMs and SMEM
@@ -100,8 +104,8 @@ chosen() {   # program kernel size smem sms
         | book/tools/csvq 'csv_row() { next } { print F("choice") }'
 }
 
-gpu_choice_follows_model() {
-    local smem=$1 sms=$2 name=$3 want got bad=""
+gpu_choice_follows_model() {   # SMEM SMS LABEL (0 0: this GPU's own)
+    local smem=$1 sms=$2 label=$3 want got bad=""
     model_for "$smem" "$sms"
     if built 9 && [ -x ./ch9 ]; then
         if [ "$(model_value model.splits_last_4097)" = 1 ]; then
@@ -122,8 +126,8 @@ gpu_choice_follows_model() {
         got=$(chosen ch10 bf16 8192 "$smem" "$sms")
         [[ "$got" == "$want"* ]] || bad="$bad"$'\n'"ch10 bf16 at 8192: chose '$got', the model says '$want'"
     fi
-    [ -z "$bad" ] && ok "as an $name: the choices at 1024, 4096, 4097 and 8192 are the model formulas'" \
-        || fail "as an $name: the choices at 1024, 4096, 4097 and 8192 are the model formulas'" "$bad"
+    [ -z "$bad" ] && ok "$label: the choices at 1024, 4096, 4097 and 8192 are the model formulas'" \
+        || fail "$label: the choices at 1024, 4096, 4097 and 8192 are the model formulas'" "$bad"
 }
 
 # Grading a lab (chapter 2's): the untouched stub fails with exit 1, the
