@@ -2,7 +2,7 @@
 #include "ch10.h"
 
 template <int BM, int BN, int WM, int WN, int STAGES, int MINB, int ROUND,
-          int BT, int VEC>
+          int TRANSPOSE_B, int VEC>
 __global__ void __launch_bounds__(BM / WM * (BN / WN) * 32, MINB)
 tf32_mma(int m, int n, int k, float alpha,
          const float *a, int lda, const float *b, int ldb,
@@ -21,7 +21,8 @@ tf32_mma(int m, int n, int k, float alpha,
     static_assert(BN % 32 == 0 && WM % 16 == 0 && WN % 16 == 0
                   && (BM * BK / 4) % NT == 0 && (BK * BN / 4) % NT == 0,
                   "TF32 tile sizes");
-    static_assert(ROUND != 3 || BT, "the pre-pass rounds A only with B");
+    static_assert(ROUND != 3 || TRANSPOSE_B,
+                  "the pre-pass rounds A only with B");
     enum { AROWS = NT / (BK / 4) };
     static_assert(AROWS % 8 == 0, "copies keep one swizzle");
     const float *ga = a + (size_t)(row0 + tid / (BK / 4)) * lda
@@ -39,7 +40,7 @@ tf32_mma(int m, int n, int k, float alpha,
         boff[j] = TBT(0, wcol + lane / 16 * 8 + lane % 8, 2 * j + lane / 8 % 2)
                   - bpipe;
     }
-    if (VEC == 4 && BT && inside) {
+    if (VEC == 4 && TRANSPOSE_B && inside) {
         const int fast = 1;
         unsigned af[2][WM / 16][4], bf[2][WN / 8][2];
         #pragma unroll
@@ -66,7 +67,7 @@ tf32_mma(int m, int n, int k, float alpha,
                     }
                     #pragma unroll
                     for (int i = p; i < BK * BN / 4 / NT; i += PARTS)
-                        if (BT) {
+                        if (TRANSPOSE_B) {
                             int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
                             copy4<VEC>(TBT(s, r, q), b, ldb, col0 + r, t + 4 * q, n, k);
                         } else {
@@ -90,7 +91,7 @@ tf32_mma(int m, int n, int k, float alpha,
             }
             #pragma unroll
             for (int ni = 0; ni < WN / 8; ni += 2)
-                if (BT) {
+                if (TRANSPOSE_B) {
                     unsigned r4[4];
                     ldmatrix_x4(r4, bpipe + s * BN * BK + boff[kk / 8] + ni * 8 * BK);
                     bf[buf][ni][0] = r4[0];
@@ -133,7 +134,7 @@ tf32_mma(int m, int n, int k, float alpha,
                         }
                         #pragma unroll
                         for (int i = p; i < BK * BN / 4 / NT; i += PARTS)
-                            if (BT) {
+                            if (TRANSPOSE_B) {
                                 int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
                                 copy4<VEC>(TBT(s, r, q), b, ldb, col0 + r, t + 4 * q, n, k);
                             } else {
@@ -156,7 +157,7 @@ tf32_mma(int m, int n, int k, float alpha,
                     }
                     #pragma unroll
                     for (int ni = 0; ni < WN / 8; ni += 2)
-                        if (BT) {
+                        if (TRANSPOSE_B) {
                             unsigned r4[4];
                             ldmatrix_x4(r4, bpipe + s * BN * BK + boff[kk / 8] + ni * 8 * BK);
                             bf[buf][ni][0] = r4[0];
@@ -184,7 +185,7 @@ tf32_mma(int m, int n, int k, float alpha,
                     }
                     #pragma unroll
                     for (int ni = 0; ni < WN / 8; ni += 2)
-                        if (BT) {
+                        if (TRANSPOSE_B) {
                             unsigned r4[4];
                             ldmatrix_x4(r4, bpipe + s * BN * BK + boff[kk / 8] + ni * 8 * BK);
                             bf[buf][ni][0] = r4[0];
@@ -237,7 +238,7 @@ tf32_mma(int m, int n, int k, float alpha,
                     }
                     #pragma unroll
                     for (int i = p; i < BK * BN / 4 / NT; i += PARTS)
-                        if (BT) {
+                        if (TRANSPOSE_B) {
                             int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
                             copy4<VEC>(TBT(s, r, q), b, ldb, col0 + r, t + 4 * q, n, k);
                         } else {
@@ -261,7 +262,7 @@ tf32_mma(int m, int n, int k, float alpha,
             }
             #pragma unroll
             for (int ni = 0; ni < WN / 8; ni += 2)
-                if (BT) {
+                if (TRANSPOSE_B) {
                     unsigned r4[4];
                     ldmatrix_x4(r4, bpipe + s * BN * BK + boff[kk / 8] + ni * 8 * BK);
                     bf[buf][ni][0] = r4[0];
@@ -304,7 +305,7 @@ tf32_mma(int m, int n, int k, float alpha,
                         }
                         #pragma unroll
                         for (int i = p; i < BK * BN / 4 / NT; i += PARTS)
-                            if (BT) {
+                            if (TRANSPOSE_B) {
                                 int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
                                 copy4<VEC>(TBT(s, r, q), b, ldb, col0 + r, t + 4 * q, n, k);
                             } else {
@@ -327,7 +328,7 @@ tf32_mma(int m, int n, int k, float alpha,
                     }
                     #pragma unroll
                     for (int ni = 0; ni < WN / 8; ni += 2)
-                        if (BT) {
+                        if (TRANSPOSE_B) {
                             unsigned r4[4];
                             ldmatrix_x4(r4, bpipe + s * BN * BK + boff[kk / 8] + ni * 8 * BK);
                             bf[buf][ni][0] = r4[0];
@@ -355,7 +356,7 @@ tf32_mma(int m, int n, int k, float alpha,
                     }
                     #pragma unroll
                     for (int ni = 0; ni < WN / 8; ni += 2)
-                        if (BT) {
+                        if (TRANSPOSE_B) {
                             unsigned r4[4];
                             ldmatrix_x4(r4, bpipe + s * BN * BK + boff[kk / 8] + ni * 8 * BK);
                             bf[buf][ni][0] = r4[0];
@@ -459,7 +460,7 @@ __global__ void round_copy(const float *a, int lda, float *ar, int ldr,
 }
 
 template <int BM, int BN, int WM, int WN, int STAGES, int MINB, int ROUND,
-          int BT>
+          int TRANSPOSE_B>
 static void run_tf32(int m, int n, int k, float alpha,
                      const float *a, int lda, const float *b, int ldb,
                      float beta, float *c, int ldc)
@@ -470,14 +471,14 @@ static void run_tf32(int m, int n, int k, float alpha,
     static int ready;
     if (!ready) {
         CUDA_CHECK(cudaFuncSetAttribute(
-            tf32_mma<BM, BN, WM, WN, STAGES, MINB, ROUND, BT, 4>,
+            tf32_mma<BM, BN, WM, WN, STAGES, MINB, ROUND, TRANSPOSE_B, 4>,
             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
         CUDA_CHECK(cudaFuncSetAttribute(
-            tf32_mma<BM, BN, WM, WN, STAGES, MINB, ROUND, BT, 1>,
+            tf32_mma<BM, BN, WM, WN, STAGES, MINB, ROUND, TRANSPOSE_B, 1>,
             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
         ready = 1;
     }
-    if (BT) {
+    if (TRANSPOSE_B) {
         float *bt = scratch(1, (size_t)n * CEIL_DIV(k, 4) * 4);
         dim3 tgrid(CEIL_DIV(n, 32), CEIL_DIV(k, 32));
         transpose_round<<<tgrid, dim3(32, 8)>>>(b, ldb, bt, CEIL_DIV(k, 4) * 4,
@@ -495,10 +496,10 @@ static void run_tf32(int m, int n, int k, float alpha,
         lda = CEIL_DIV(k, 4) * 4;
     }
     if (aligned16(a, b, lda, ldb))
-        tf32_mma<BM, BN, WM, WN, STAGES, MINB, ROUND, BT, 4>
+        tf32_mma<BM, BN, WM, WN, STAGES, MINB, ROUND, TRANSPOSE_B, 4>
             <<<grid, threads, bytes>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
-        tf32_mma<BM, BN, WM, WN, STAGES, MINB, ROUND, BT, 1>
+        tf32_mma<BM, BN, WM, WN, STAGES, MINB, ROUND, TRANSPOSE_B, 1>
             <<<grid, threads, bytes>>>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     CUDA_CHECK(cudaGetLastError());
 }

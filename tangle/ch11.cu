@@ -18,7 +18,7 @@ tf32x3_mma(int m, int n, int k, float alpha,
            const float *a, int lda, const float *b, int ldb,
            float beta, float *c, int ldc)
 {
-    enum { BK = 32, PARTS = BK / 8, ROUND = 0, BT = 1 };
+    enum { BK = 32, PARTS = BK / 8, ROUND = 0, TRANSPOSE_B = 1 };
     extern __shared__ __align__(16) float smem[];
     float *apipe = smem, *bpipe = smem + STAGES * BM * BK;
     enum { NT = BM / WM * (BN / WN) * 32 };
@@ -71,7 +71,7 @@ tf32x3_mma(int m, int n, int k, float alpha,
                     }
                     #pragma unroll
                     for (int i = p; i < BK * BN / 4 / NT; i += PARTS)
-                        if (BT) {
+                        if (TRANSPOSE_B) {
                             int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
                             copy4<VEC>(TBT(s, r, q), b, ldb, col0 + r, t + 4 * q, n, k);
                         } else {
@@ -120,7 +120,7 @@ tf32x3_mma(int m, int n, int k, float alpha,
                         }
                         #pragma unroll
                         for (int i = p; i < BK * BN / 4 / NT; i += PARTS)
-                            if (BT) {
+                            if (TRANSPOSE_B) {
                                 int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
                                 copy4<VEC>(TBT(s, r, q), b, ldb, col0 + r, t + 4 * q, n, k);
                             } else {
@@ -140,7 +140,7 @@ tf32x3_mma(int m, int n, int k, float alpha,
                 }
                 #pragma unroll
                 for (int ni = 0; ni < WN / 8; ni += 2)
-                    if (BT) {
+                    if (TRANSPOSE_B) {
                         unsigned r4[4];
                         ldmatrix_x4(r4, bpipe + s * BN * BK + boff[kk / 8] + ni * 8 * BK);
                         bf[buf][ni][0] = r4[0];
@@ -212,7 +212,7 @@ tf32x3_mma(int m, int n, int k, float alpha,
                     }
                     #pragma unroll
                     for (int i = p; i < BK * BN / 4 / NT; i += PARTS)
-                        if (BT) {
+                        if (TRANSPOSE_B) {
                             int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
                             copy4<VEC>(TBT(s, r, q), b, ldb, col0 + r, t + 4 * q, n, k);
                         } else {
@@ -261,7 +261,7 @@ tf32x3_mma(int m, int n, int k, float alpha,
                         }
                         #pragma unroll
                         for (int i = p; i < BK * BN / 4 / NT; i += PARTS)
-                            if (BT) {
+                            if (TRANSPOSE_B) {
                                 int f = i * NT + tid, r = f / (BK / 4), q = f % (BK / 4);
                                 copy4<VEC>(TBT(s, r, q), b, ldb, col0 + r, t + 4 * q, n, k);
                             } else {
@@ -281,7 +281,7 @@ tf32x3_mma(int m, int n, int k, float alpha,
                 }
                 #pragma unroll
                 for (int ni = 0; ni < WN / 8; ni += 2)
-                    if (BT) {
+                    if (TRANSPOSE_B) {
                         unsigned r4[4];
                         ldmatrix_x4(r4, bpipe + s * BN * BK + boff[kk / 8] + ni * 8 * BK);
                         bf[buf][ni][0] = r4[0];
@@ -349,7 +349,7 @@ static void run_3xtf32(int m, int n, int k, float alpha,
                        const float *a, int lda, const float *b, int ldb,
                        float beta, float *c, int ldc)
 {
-    enum { ROUND = 0, BT = 1 };
+    enum { ROUND = 0, TRANSPOSE_B = 1 };
     dim3 grid(CEIL_DIV(n, BN), CEIL_DIV(m, BM));
     int threads = BM / WM * (BN / WN) * 32;
     size_t bytes = mma_bytes<BM, BN, WM, WN, STAGES>();
@@ -363,7 +363,7 @@ static void run_3xtf32(int m, int n, int k, float alpha,
             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
         ready = 1;
     }
-    if (BT) {
+    if (TRANSPOSE_B) {
         float *bt = scratch(1, (size_t)n * CEIL_DIV(k, 4) * 4);
         dim3 tgrid(CEIL_DIV(n, 32), CEIL_DIV(k, 32));
         transpose_round<<<tgrid, dim3(32, 8)>>>(b, ldb, bt, CEIL_DIV(k, 4) * 4,

@@ -90,7 +90,7 @@ wgmma_desc(const void *tile, unsigned lead, unsigned stride)
     "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), \
     "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
 
-template <int TB>
+template <int B_MN_MAJOR>
 __device__ __forceinline__ void
 wgmma_bf16(float *d, uint64_t da, uint64_t db)
 {
@@ -98,7 +98,7 @@ wgmma_bf16(float *d, uint64_t da, uint64_t db)
                  "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
                  ACC64 ", %64, %65, p, 1, 1, 0, %67;\n}\n"
                  : ACC64_OPERANDS(d)
-                 : "l"(da), "l"(db), "r"(1), "n"(TB));
+                 : "l"(da), "l"(db), "r"(1), "n"(B_MN_MAJOR));
 }
 
 __device__ __forceinline__ void
