@@ -1162,6 +1162,44 @@ test_answers() {
         || fail "an answer's keys count repeated runs, name microbenchmark rows and sanitizer counts" "$bad got: $out $(cat "$tmp/err")"
 }
 
+# A verdict on a prediction, and a comparison between two measured
+# figures, are computed from the data (verdict.* and compare.* keys of
+# the manifests, book/tools/models), never typed: the prose may not say
+# "confirmed", "refuted" or "within the noise" by itself.
+# The check runs on the prose and on a planted line, which it must catch.
+typed_verdicts() {   # reads prose lines (FILE:LINE: TEXT) on stdin
+    gawk '{ t = $0; sub(/^[^:]*:[0-9]+: /, "", t); gsub(/\\R\{[^}]*\}/, "", t)
+            if (tolower(t) ~ /(^|[^a-z])(confirm(s|ed)?|refut(e|es|ed)|within the noise)([^a-z]|$)/) print }'
+}
+
+test_verdicts() {
+    local bad planted
+    prose_lines | grep -v '^book/preface.tex' > "$tmp/prose"
+    bad=$(typed_verdicts < "$tmp/prose")
+    planted=$(printf '%s\n' 'chapters/chX.nw:1: \paragraph{The hypothesis, confirmed.} It runs faster than cuBLAS.' \
+              'chapters/chX.nw:2: The prediction is \R{verdict.x}, \R{compare.y} the other.' | typed_verdicts)
+    if [ -n "$bad" ]; then fail "no verdict is typed in the prose (they are computed keys)" "$bad"
+    elif [ "$(printf '%s\n' "$planted" | grep -c .)" != 1 ]; then
+        fail "no verdict is typed in the prose (they are computed keys)" "the check misses a planted one: $planted"
+    else ok "no verdict is typed in the prose (they are computed keys)"; fi
+    # the words come from the data: a prediction met, missed, and inside
+    # the spread, and a comparison either way and inside the spreads
+    local out=$tmp/verdicts
+    mkdir -p "$out"
+    printf 'ch.a\t10\nch.b\t12\nch.c\t10.1\n' > "$out/results.raw"
+    : > "$out/results.keys"
+    printf '%s\n' '99	verdict.t_in	ch.a ; 9 ; 11 ; 0.5' '99	verdict.t_out	ch.b ; 9 ; 11 ; 0.5' \
+        '99	verdict.t_edge	ch.a ; 9.8 ; inf ; 0.5' '99	compare.t_fast	ch.b ; ch.a ; 1 ; 1' \
+        '99	compare.t_slow	ch.a ; ch.b ; 1 ; 1 | larger than / smaller than' \
+        '99	compare.t_same	ch.c ; ch.a ; 1 ; 1' > "$out/manifest.tsv"
+    book/tools/models "$out" 2> "$out/err"
+    got=$(grep -P '^(verdict|compare)\.t_[a-z]+\t' "$out/results.keys" | cut -f2 | tr '\n' '|')
+    want='confirmed|refuted|within the run-to-run spread of the prediction|faster than|smaller than|within the run-to-run spread of|'
+    [ "$got" = "$want" ] && ok "verdicts and comparisons are computed from the values and their spreads" \
+        || fail "verdicts and comparisons are computed from the values and their spreads" "got: $got
+want: $want $(cat "$out/err")"
+}
+
 cpu_tests() {
     want manifests && test_manifests
     want compile && test_compile
@@ -1177,6 +1215,7 @@ cpu_tests() {
     want results && test_results
     want results && test_models
     want results && test_gpu_figures
+    want results && test_verdicts
     want book && test_book
     want book && test_html
     want book && test_frontback
