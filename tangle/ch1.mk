@@ -5,6 +5,9 @@ headline := naive
 lab := Naive kernel
 lab_kernel := sgemm_naive
 model.ch1_l1_tflops := ceil.sms * 2 * ceil.clock_mhz / 1e6
+verdict.ch1_l1 := ch1.naive.4096.tflops / model.ch1_l1_tflops ; 0.75 ; \
+    1.25 ; ch1.naive.4096.tflops / model.ch1_l1_tflops \
+    * ch1.naive.4096.spread_pct / 100
 model.t_ffma_4096_ms := 2 * 4096^3 / ceil.ffma_tflops / 1e9
 model.naive_dram_s := 8 * 4096^3 / ceil.copy_tbs / 1e12
 model.naive_dram_tflops := ceil.copy_tbs / 4

@@ -14,6 +14,41 @@ lab := The TF32 kernel
 lab_kernel := tf32_mma
 model.mma_pct_ceiling := 100 * ch10.mma.8192.tflops \
     / ch10.micro.mma_tf32.tflops | %.0f
+compare.ch10_r1_4096 := ch10.tf32-128x256-w64x64-s3-b1-r1-t1.4096.tflops ; \
+    ch10.tf32-128x256-w64x64-s3-b1-r2-t1.4096.tflops ; \
+    ch10.tf32-128x256-w64x64-s3-b1-r1-t1.4096.spread_pct ; \
+    ch10.tf32-128x256-w64x64-s3-b1-r2-t1.4096.spread_pct
+compare.ch10_r1_8192 := ch10.tf32-128x256-w64x64-s3-b1-r1-t1.8192.tflops ; \
+    ch10.tf32-128x256-w64x64-s3-b1-r2-t1.8192.tflops ; \
+    ch10.tf32-128x256-w64x64-s3-b1-r1-t1.8192.spread_pct ; \
+    ch10.tf32-128x256-w64x64-s3-b1-r2-t1.8192.spread_pct
+compare.ch10_r0_4096 := ch10.tf32-128x256-w64x64-s3-b1-r0-t1.4096.tflops ; \
+    ch10.tf32-128x256-w64x64-s3-b1-r2-t1.4096.tflops ; \
+    ch10.tf32-128x256-w64x64-s3-b1-r0-t1.4096.spread_pct ; \
+    ch10.tf32-128x256-w64x64-s3-b1-r2-t1.4096.spread_pct
+compare.ch10_r3_4096 := ch10.tf32-128x256-w64x64-s3-b1-r3-t1.4096.tflops ; \
+    ch10.tf32-128x256-w64x64-s3-b1-r2-t1.4096.tflops ; \
+    ch10.tf32-128x256-w64x64-s3-b1-r3-t1.4096.spread_pct ; \
+    ch10.tf32-128x256-w64x64-s3-b1-r2-t1.4096.spread_pct
+compare.ch10_r3_8192 := ch10.tf32-128x256-w64x64-s3-b1-r3-t1.8192.tflops ; \
+    ch10.tf32-128x256-w64x64-s3-b1-r2-t1.8192.tflops ; \
+    ch10.tf32-128x256-w64x64-s3-b1-r3-t1.8192.spread_pct ; \
+    ch10.tf32-128x256-w64x64-s3-b1-r2-t1.8192.spread_pct
+compare.ch10_large_8192 := ch10.tf32-128x256-w64x64-s4-b1-r2-t1.8192.tflops ; \
+    ch10.tf32-128x128-w64x64-s3-b2-r2-t1.8192.tflops ; \
+    ch10.tf32-128x256-w64x64-s4-b1-r2-t1.8192.spread_pct ; \
+    ch10.tf32-128x128-w64x64-s3-b2-r2-t1.8192.spread_pct
+compare.ch10_large_4096 := ch10.tf32-128x256-w64x64-s4-b1-r2-t1.4096.tflops ; \
+    ch10.tf32-128x128-w64x64-s3-b2-r2-t1.4096.tflops ; \
+    ch10.tf32-128x256-w64x64-s4-b1-r2-t1.4096.spread_pct ; \
+    ch10.tf32-128x128-w64x64-s3-b2-r2-t1.4096.spread_pct
+compare.ch10_large_1024 := ch10.tf32-128x256-w64x64-s4-b1-r2-t1.1024.tflops ; \
+    ch10.tf32-128x128-w64x64-s3-b2-r2-t1.1024.tflops ; \
+    ch10.tf32-128x256-w64x64-s4-b1-r2-t1.1024.spread_pct ; \
+    ch10.tf32-128x128-w64x64-s3-b2-r2-t1.1024.spread_pct
+verdict.ch10_issue := ch10.mma.ncu.issue_pct ; 0 ; 50 ; 0
+verdict.ch10_rate := model.mma_pct_ceiling ; 90 ; inf ; \
+    model.mma_pct_ceiling * ch10.mma.8192.spread_pct / 100
 model.ch10_mma_inst_per_mma := ch10.mma.ncu.inst_ginst \
     / ch10.mma.ncu.hmma_ginst | %.1f
 model.ch10_bf16_inst_per_mma := ch10.bf16.ncu.inst_ginst \

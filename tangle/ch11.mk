@@ -10,6 +10,10 @@ lab_kernel := tf32x3_mma
 model.third_tf32_4096 := ch11.tf32.4096.tflops / 3 | %.0f
 model.x3_over_tf32 := 100 * ch11.3xtf32.4096.tflops \
     / (ch11.tf32.4096.tflops / 3) | %.0f
+model.x3_over_tf32_spread := model.x3_over_tf32 \
+    * (ch11.3xtf32.4096.spread_pct + ch11.tf32.4096.spread_pct) / 100 | %.1f
+verdict.ch11_third := model.x3_over_tf32 ; 100 ; inf ; \
+    model.x3_over_tf32_spread
 model.ch11_ans_four_tflops := ch11.3xtf32.4096.tflops * 3 / 4 | %.0f
 model.ch11_ans_inst_stage := ch11.3xtf32.ncu.inst_ginst * 1e9 \
     / (32 * 32 * 8 * 128) | %.0f

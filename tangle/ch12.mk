@@ -10,6 +10,34 @@ sass := bf16:HGMMA.64x128x16.F32.BF16 tf32:HGMMA.64x128x8.F32.TF32 \
 lab := The Hopper kernel
 lab_kernel := hopper_gemm
 profile_at := 1024:bf16-grouped 1024:bf16
+model.ch12_pass_mb := 2 * 2 * 4 * 4096 * 4096 / 1e6 | %.0f
+model.ch12_pass_ms := model.ch12_pass_mb / ceil.copy_tbs / 1000 | %.3f
+model.ch12_pass_pct := 100 * model.ch12_pass_ms / ch12.tf32.4096.ms | %.0f
+compare.ch12_grouped_8192 := ch12.bf16-grouped.8192.tflops ; ch12.bf16-tiles.8192.tflops ; \
+    ch12.bf16-grouped.8192.spread_pct ; ch12.bf16-tiles.8192.spread_pct
+compare.ch12_grouped_4096 := ch12.bf16-grouped.4096.tflops ; ch12.bf16-tiles.4096.tflops ; \
+    ch12.bf16-grouped.4096.spread_pct ; ch12.bf16-tiles.4096.spread_pct
+compare.ch12_persist_4096 := ch12.bf16-persistent.4096.tflops ; ch12.bf16-grouped.4096.tflops ; \
+    ch12.bf16-persistent.4096.spread_pct ; ch12.bf16-grouped.4096.spread_pct
+compare.ch12_persist_8192 := ch12.bf16-persistent.8192.tflops ; ch12.bf16-grouped.8192.tflops ; \
+    ch12.bf16-persistent.8192.spread_pct ; ch12.bf16-grouped.8192.spread_pct
+compare.ch12_store_2048 := ch12.bf16.2048.tflops ; ch12.bf16-persistent.2048.tflops ; \
+    ch12.bf16.2048.spread_pct ; ch12.bf16-persistent.2048.spread_pct
+compare.ch12_store_4096 := ch12.bf16.4096.tflops ; ch12.bf16-persistent.4096.tflops ; \
+    ch12.bf16.4096.spread_pct ; ch12.bf16-persistent.4096.spread_pct
+compare.ch12_store_8192 := ch12.bf16.8192.tflops ; ch12.bf16-persistent.8192.tflops ; \
+    ch12.bf16.8192.spread_pct ; ch12.bf16-persistent.8192.spread_pct
+compare.ch12_pairs_2048 := ch12.bf16-pairs.2048.tflops ; ch12.bf16.2048.tflops ; \
+    ch12.bf16-pairs.2048.spread_pct ; ch12.bf16.2048.spread_pct
+compare.ch12_pairs_4096 := ch12.bf16-pairs.4096.tflops ; ch12.bf16.4096.tflops ; \
+    ch12.bf16-pairs.4096.spread_pct ; ch12.bf16.4096.spread_pct
+compare.ch12_pairs_8192 := ch12.bf16-pairs.8192.tflops ; ch12.bf16.8192.tflops ; \
+    ch12.bf16-pairs.8192.spread_pct ; ch12.bf16.8192.spread_pct
+verdict.ch12_pairs := model.ch12_pairs_4096 ; 0 ; inf ; \
+    ch12.bf16-pairs.4096.spread_pct + ch12.bf16.4096.spread_pct
+verdict.ch12_bf16 := ch12.bf16.4096.pct_cublas ; 90 ; inf ; \
+    ch12.bf16.4096.pct_cublas * (ch12.bf16.4096.spread_pct \
+    + ch12.bf16.4096.cublas_spread_pct) / 100
 model.ch12_stage_us := 2 * 256 * 128 * 64 * ceil.sms \
     / (ch12.bf16.4096.tflops * 1e6) | %.2f
 model.ch12_ans_slack3_us := 2 * model.ch12_stage_us | %.1f

@@ -46,3 +46,8 @@ model.ch4_ans_lds_wf_x := ch4.tile2d.ncu.lds_wavefronts / 1.5 | %.1f
 model.ch4_ans_t4x4_ceiling := ceil.ffma_tflops / (1 + 1 / 8)
 model.ch4_ans_t16x8_ceiling := ceil.ffma_tflops / (1 + 3 / 64)
 model.ch4_ans_ai_over_ridge := 32 / ceil.ridge | %.1f
+verdict.ch4_tile1d := ch4.tile1d.4096.tflops ; ch3.smem.4096.tflops ; \
+    ch4.tile2d.4096.tflops ; \
+    ch4.tile1d.4096.tflops * ch4.tile1d.4096.spread_pct / 100
+compare.ch4_tile1d_smem := ch4.tile1d.4096.tflops ; ch3.smem.4096.tflops ; \
+    ch4.tile1d.4096.spread_pct ; ch3.smem.4096.spread_pct

@@ -10,3 +10,7 @@ sass := warptile:LDS.128 warptile:STS.128 warptile:LDG.E.128 \
 lab := Which rows and columns of the warp tile a lane computes
 lab_kernel := sgemm_warptile
 model.ch8_ffma_share := 100 / ch8.warptile.ncu.inst_per_ffma | %.0f
+verdict.ch8_wavefronts := ch8.warptile.ncu.lds_wavefronts ; 1.95 ; 2.05 ; 0
+verdict.ch8_speed := ch8.warptile.4096.tflops / ch7.swizzled.4096.tflops ; \
+    1.05 ; 1.10 ; ch8.warptile.4096.tflops / ch7.swizzled.4096.tflops \
+    * (ch8.warptile.4096.spread_pct + ch7.swizzled.4096.spread_pct) / 100

@@ -734,7 +734,8 @@ test_html() {
 # in both.
 INDEX_TERMS="coalescing sector bank.conflict occupancy wavefront roofline
 arithmetic.intensity register.tiling outer.product shared.memory warp
-alignment float4 launch..bounds wave.quantization"
+alignment float4 launch..bounds wave.quantization swizzle cp.async
+double.buffering split-K stream-K pinned.memory wgmma TMA mbarrier"
 test_frontback() {
     local t=build/tex h=build/book.html bad term info
     info=$(pdfinfo build/book.pdf 2>/dev/null)
