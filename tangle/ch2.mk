@@ -5,6 +5,7 @@ headline := coalesced
 lab := Coalesced kernel
 lab_kernel := sgemm_coalesced
 model.ch2_lsu_tflops := 16 * ceil.sms * 2 * ceil.clock_mhz / 1e6
+model.ch2_l1_limit_tflops := model.ch1_l1_tflops * 33 / 2
 model.ch2_pct_of_lsu := 100 * ch2.coalesced.4096.tflops \
                         / model.ch2_lsu_tflops | %.0f
 model.ch2_l1_tb := 2 * 4096 * 4096 * 4096 * ch2.coalesced.ncu.sectors_per_req \

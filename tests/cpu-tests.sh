@@ -502,6 +502,7 @@ test_results() {
             csv_row() { next }
             { rows++; seen[F("kernel") " " F("m") "x" F("n") "x" F("k")] = 1
               if (F("check") != "ok") print "row " FNR ": check " F("check")
+              else if (F("ref") != "fp64") print "row " FNR ": checked against " F("ref") ", not the float64 product"
               if (F("driver") !~ /^([0-9]+\.|cuda-)/)
                   print "row " FNR ": driver version \"" F("driver") "\""
               if (F("code_hash") != hash) print "row " FNR ": stale (code hash " \
@@ -537,12 +538,12 @@ test_models() {
     local n v bad=""
     [ -f build/results.keys ] || { fail "every model key has a value" "no build/results.keys"; return; }
     for n in $CHAPTERS; do
-        for v in $(awk -F'\t' -v n="$n" '$1 == n && $2 ~ /^model\./ { print $2 }' build/manifest.tsv); do
+        for v in $(awk -F'\t' -v n="$n" '$1 == n && $2 ~ /^(model|verdict|compare)\./ { print $2 }' build/manifest.tsv); do
             grep -q "^$v	" build/results.keys || bad="$bad ch$n:$v"
         done
     done
-    [ -z "$bad" ] && ok "every model key of the manifests has a value" \
-        || fail "every model key of the manifests has a value" "$bad"
+    [ -z "$bad" ] && ok "every model, verdict and comparison key of the manifests has a value" \
+        || fail "every model, verdict and comparison key of the manifests has a value" "$bad"
 }
 
 # The prose of the book (the chapters' documentation, quoted code left

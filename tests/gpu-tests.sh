@@ -47,7 +47,7 @@ gpu_tests() {
             bad=$(failing_shapes "$p")
             if [ -z "$bad" ]; then ok "$p: verified at every test shape"
             else fail "$p: verified at every test shape" "failed:$bad"; fi
-            check "$p: verified at 1024 and 4096 (cuBLAS reference)" \
+            check "$p: verified at 1024 and 4096 (float64 reference)" \
                 ./$p --size 1024,4096 --reps 3
             gpu_sanitize "$p"
         done
