@@ -18,6 +18,18 @@ model.naive_vs_best_1024 := ch13.naive.1024.ms / ch13.overlap.1024.ms | %.1f
 model.kernel_eighth_4096_ms := ch13.kernel.4096.ms / 8 | %.2f
 model.b_copy_4096_ms := 4 * 4096^2 / ch13.micro.h2d_pinned.gbs / 1e6 | %.2f
 model.copies_in_4096_ms := 8 * 4096^2 / ch13.micro.h2d_pinned.gbs / 1e6 | %.2f
+model.ch13_link_ratio := ceil.copy_tbs * 1000 / ch13.micro.h2d_pinned.gbs | %.0f
+model.ch13_floor_4096_ms := (model.copies_in_4096_ms > ch13.kernel.4096.ms \
+    ? model.copies_in_4096_ms : ch13.kernel.4096.ms) | %.2f
+model.ch13_over_floor := ch13.overlap.4096.ms / model.ch13_floor_4096_ms | %.2f
+verdict.ch13_floor := model.ch13_over_floor ; 0 ; 1.2 ; \
+    model.ch13_over_floor * ch13.overlap.4096.spread_pct / 100
+compare.ch13_overlap_512 := ch13.overlap.512.ms ; ch13.pinned.512.ms ; \
+    ch13.overlap.512.spread_pct ; ch13.pinned.512.spread_pct \
+    | slower than / faster than
+compare.ch13_overlap_256 := ch13.overlap.256.ms ; ch13.pinned.256.ms ; \
+    ch13.overlap.256.spread_pct ; ch13.pinned.256.spread_pct \
+    | slower than / faster than
 model.ch13_ans_register_ms := ch13.ex4.micro.alloc_register_4096.ms \
     + ch13.ex4.micro.alloc_unregister_4096.ms | %.0f
 model.ch13_ans_pinning_saves_ms := ch13.naive.4096.ms \

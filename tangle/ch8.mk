@@ -10,6 +10,8 @@ sass := warptile:LDS.128 warptile:STS.128 warptile:LDG.E.128 \
 lab := Which rows and columns of the warp tile a lane computes
 lab_kernel := sgemm_warptile
 model.ch8_ffma_share := 100 / ch8.warptile.ncu.inst_per_ffma | %.0f
+model.ch8_wait_left_pct := 100 * ch7.swizzled.ncu.stall_short_scoreboard \
+    / ch6.float4.ncu.stall_short_scoreboard | %.0f
 verdict.ch8_wavefronts := ch8.warptile.ncu.lds_wavefronts ; 1.95 ; 2.05 ; 0
 verdict.ch8_speed := ch8.warptile.4096.tflops / ch7.swizzled.4096.tflops ; \
     1.05 ; 1.10 ; ch8.warptile.4096.tflops / ch7.swizzled.4096.tflops \
