@@ -18,3 +18,6 @@ model.ch7_lds_wavefronts_per_cycle := model.ch6_lds_wavefronts_per_cycle \
     * 3 / ch6.float4.ncu.lds_wavefronts | %.2f
 model.ch7_ans_ldconf_pct := 100 * (1 - ch7.swizzled.4096.ms \
     / ch7.padded.4096.ms) | %.0f
+verdict.ch7_speed := 100 * (ch7.swizzled.4096.tflops / ch6.float4.4096.tflops - 1) ; \
+    0 ; 10 ; 100 * ch7.swizzled.4096.tflops / ch6.float4.4096.tflops \
+    * (ch7.swizzled.4096.spread_pct + ch6.float4.4096.spread_pct) / 100
