@@ -161,14 +161,16 @@ build/instructor.html: build/html-instructor/instructor.tex build/book.html
 # in build/html/index.tsv, for book/html.lua.
 build/html/book.tex: $(NW) $(APPENDICES) book/meta.tex book/preface.tex build/results.keys \
     book/refs.bib book/tools/htmlsrc book/tools/nw2pandoc book/tools/subst \
-    book/tools/hilite book/tools/c-words | $(TOOLS_STAMP)
+    book/tools/hilite book/tools/c-words book/tools/weave book/tools/finduses \
+    book/tools/codebreaks book/tools/leave-out-build | $(TOOLS_STAMP)
 	@mkdir -p $(@D)
 	NOWEAVE='$(BOOK_NOWEAVE)' book/tools/htmlsrc $(BOOK_OUT) $(NW) $(APPENDICES) > $@.tmp
 	mv $@.tmp $@
 # The instructor's edition's: everything woven, in build/html-instructor.
 build/html-instructor/book.tex: $(NW) $(APPENDICES) book/meta.tex book/preface.tex \
     build/results.keys book/refs.bib book/tools/htmlsrc book/tools/nw2pandoc \
-    book/tools/subst book/tools/hilite book/tools/c-words | $(TOOLS_STAMP)
+    book/tools/subst book/tools/hilite book/tools/c-words book/tools/weave \
+    book/tools/finduses book/tools/codebreaks | $(TOOLS_STAMP)
 	@mkdir -p $(@D)
 	WEAVE_ALL=1 HTML_SUB=html-instructor NOWEAVE='$(BOOK_NOWEAVE)' \
 	  book/tools/htmlsrc $(BOOK_OUT) $(NW) $(APPENDICES) > $@.tmp

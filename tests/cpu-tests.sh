@@ -879,6 +879,14 @@ INDEX_NOT_USED=("Interpret the remaining flags:kernel"
 INDEX_USES=("Interpret one flag:read_long" "Launch the naive kernel:sgemm_naive"
             "Check the shapes, or choose the default ones:check_shape")
 test_index() {
+    # a name the code uses is never called "never used" by the index
+    if [ -s build/book.pdf ]; then
+        local unused
+        unused=$( { pdftotext build/book.pdf - | grep -E '^ *[A-Za-z_][A-Za-z0-9_]*, never used\.$' | sed 's/^ */PDF: /'
+                    grep -o '<code>[^<]*</code>, never used' build/book.html 2>/dev/null | sed 's/^/HTML: /'; } | sort -u | head -20)
+        [ -z "$unused" ] && ok "the identifier index says \"never used\" of no identifier" \
+            || fail "the identifier index says \"never used\" of no identifier" "$unused"
+    fi
     local x bad="" chunk id
     pdftotext build/book.pdf "$tmp/index.txt"
     # chunk name<TAB>its "Uses ..." note (which may run over lines)
