@@ -18,16 +18,12 @@ model.naive_vs_best_1024 := ch13.naive.1024.ms / ch13.overlap.1024.ms | %.1f
 model.kernel_eighth_4096_ms := ch13.kernel.4096.ms / 8 | %.2f
 model.b_copy_4096_ms := 4 * 4096^2 / ch13.micro.h2d_pinned.gbs / 1e6 | %.2f
 model.copies_in_4096_ms := 8 * 4096^2 / ch13.micro.h2d_pinned.gbs / 1e6 | %.2f
-compare.ch13_panels_4096 := ch13.micro.panels_4096_4.ms ; ch13.micro.panels_4096_8.ms ; \
-    50 * (ch13.micro.panels_4096_4.ms_q3 - ch13.micro.panels_4096_4.ms_q1) \
-    / ch13.micro.panels_4096_4.ms ; \
-    50 * (ch13.micro.panels_4096_8.ms_q3 - ch13.micro.panels_4096_8.ms_q1) \
-    / ch13.micro.panels_4096_8.ms | slower than / faster than
-compare.ch13_panels_1024 := ch13.micro.panels_1024_1.ms ; ch13.micro.panels_1024_2.ms ; \
-    50 * (ch13.micro.panels_1024_1.ms_q3 - ch13.micro.panels_1024_1.ms_q1) \
-    / ch13.micro.panels_1024_1.ms ; \
-    50 * (ch13.micro.panels_1024_2.ms_q3 - ch13.micro.panels_1024_2.ms_q1) \
-    / ch13.micro.panels_1024_2.ms | slower than / faster than
+compare.ch13_panels_4096 := ch13.micro.panels_4096_4.ms ; \
+    ch13.micro.panels_4096_8.ms ; ch13.micro.panels_4096_4.spread_pct ; \
+    ch13.micro.panels_4096_8.spread_pct | slower than / faster than
+compare.ch13_panels_1024 := ch13.micro.panels_1024_1.ms ; \
+    ch13.micro.panels_1024_2.ms ; ch13.micro.panels_1024_1.spread_pct ; \
+    ch13.micro.panels_1024_2.spread_pct | slower than / faster than
 model.ch13_link_ratio := ceil.copy_tbs * 1000 / ch13.micro.h2d_pinned.gbs | %.0f
 model.ch13_floor_4096_ms := (model.copies_in_4096_ms > ch13.kernel.4096.ms \
     ? model.copies_in_4096_ms : ch13.kernel.4096.ms) | %.2f

@@ -1183,7 +1183,7 @@ typed_verdicts() {   # reads prose lines (FILE:LINE: TEXT) on stdin
 }
 
 test_verdicts() {
-    local bad planted
+    local bad planted got want
     prose_lines | grep -v '^book/preface.tex' > "$tmp/prose"
     bad=$(typed_verdicts < "$tmp/prose")
     planted=$(printf '%s\n' 'chapters/chX.nw:1: \paragraph{The hypothesis, confirmed.} It runs faster than cuBLAS.' \

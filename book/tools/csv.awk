@@ -49,6 +49,10 @@ function F(name) {
 
 function has_col(name) { return (FILENAME, name) in CSV_COL }
 
+# The spread of a measurement: half the interquartile range of its timed
+# runs, in % of their median (the tables' column +-).
+function spread_pct(ms, q1, q3) { return 50 * (q3 - q1) / ms }
+
 function isnum(s) { return s ~ /^-?[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$/ }
 
 function fmt_floor(x,  f) { f = int(x); return f > x ? f - 1 : f }
