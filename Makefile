@@ -369,8 +369,10 @@ profile:
 include book/book.mk
 
 readme: README.md
+# (after the tools are installed: the table's tools use gawk, which a
+# fresh machine gets with noweb)
 README.md: $(wildcard $(RESULTS)/*.csv) $(NW) build/manifest.tsv \
-           book/tools/readme-table book/tools/csv.awk
+           book/tools/readme-table book/tools/csv.awk | $(TOOLS_STAMP)
 	@book/tools/splice-readme '$(RESULTS)' $(NW)
 
 # --- tests ----------------------------------------------------------------

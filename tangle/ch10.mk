@@ -14,6 +14,14 @@ lab := The TF32 kernel
 lab_kernel := tf32_mma
 model.mma_pct_ceiling := 100 * ch10.mma.8192.tflops \
     / ch10.micro.mma_tf32.tflops | %.0f
+compare.ch10_cublas_tf32_peak := ch10.mma.8192.cublas_tflops ; \
+    ch10.micro.mma_tf32.tflops ; ch10.mma.8192.cublas_spread_pct ; \
+    50 * (ch10.micro.mma_tf32.tflops_max - ch10.micro.mma_tf32.tflops_min) \
+    / ch10.micro.mma_tf32.tflops | higher than / lower than
+compare.ch10_cublas_bf16_peak := ch10.bf16.8192.cublas_tflops ; \
+    ch10.micro.mma_bf16.tflops ; ch10.bf16.8192.cublas_spread_pct ; \
+    50 * (ch10.micro.mma_bf16.tflops_max - ch10.micro.mma_bf16.tflops_min) \
+    / ch10.micro.mma_bf16.tflops | higher than / lower than
 compare.ch10_r1_4096 := ch10.tf32-128x256-w64x64-s3-b1-r1-t1.4096.tflops ; \
     ch10.tf32-128x256-w64x64-s3-b1-r2-t1.4096.tflops ; \
     ch10.tf32-128x256-w64x64-s3-b1-r1-t1.4096.spread_pct ; \
@@ -75,3 +83,5 @@ model.ch10_ans_mma_latency := 2 * 16 * 8 * 8 * 4 * ceil.sms * ceil.clock_mhz \
     / (ch10.ex4.micro.mma_tf32_w4_a1.tflops * 1e6) | %.0f
 model.ch10_ans_ex8_inst_per_mma := ch10.ex8.mma.ncu.inst_ginst \
     / ch10.ex8.mma.ncu.hmma_ginst | %.1f
+compare.ch10_ans_ex8 := ch10.ex8.mma.4096.tflops ; ch10.ex8.before.mma.4096.tflops ; \
+    ch10.ex8.mma.4096.spread_pct ; ch10.ex8.before.mma.4096.spread_pct

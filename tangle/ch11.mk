@@ -27,3 +27,11 @@ model.ch11_ans_int_wrong_4096 := ch11.ex4.micro.tf32_4096.wrong | %.0f
 model.ch11_ans_int_wrong_3x := ch11.ex4.micro.3xtf32_512.wrong \
     + ch11.ex4.micro.3xtf32_4096.wrong + ch11.ex4.micro.fp32_512.wrong \
     + ch11.ex4.micro.fp32_4096.wrong | %.0f
+compare.ch11_cublas_4096 := ch11.3xtf32.4096.cublas_tflops ; \
+    ch11.fp32.4096.cublas_tflops ; ch11.3xtf32.4096.cublas_spread_pct ; \
+    ch11.fp32.4096.cublas_spread_pct
+compare.ch11_cublas_8192 := ch11.3xtf32.8192.cublas_tflops ; \
+    ch11.fp32.8192.cublas_tflops ; ch11.3xtf32.8192.cublas_spread_pct ; \
+    ch11.fp32.8192.cublas_spread_pct
+compare.ch11_ans_ex3 := ch11.ex3.3xtf32.4096.tflops ; ch11.ex3.before.3xtf32.4096.tflops ; \
+    ch11.ex3.3xtf32.4096.spread_pct ; ch11.ex3.before.3xtf32.4096.spread_pct

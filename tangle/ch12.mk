@@ -21,6 +21,14 @@ compare.ch12_persist_4096 := ch12.bf16-persistent.4096.tflops ; ch12.bf16-groupe
     ch12.bf16-persistent.4096.spread_pct ; ch12.bf16-grouped.4096.spread_pct
 compare.ch12_persist_8192 := ch12.bf16-persistent.8192.tflops ; ch12.bf16-grouped.8192.tflops ; \
     ch12.bf16-persistent.8192.spread_pct ; ch12.bf16-grouped.8192.spread_pct
+compare.ch12_persist_peak_4096 := ch12.bf16-persistent.4096.tflops ; \
+    ch10.micro.mma_bf16.tflops ; ch12.bf16-persistent.4096.spread_pct ; \
+    50 * (ch10.micro.mma_bf16.tflops_max - ch10.micro.mma_bf16.tflops_min) \
+    / ch10.micro.mma_bf16.tflops | above / below
+compare.ch12_persist_peak_8192 := ch12.bf16-persistent.8192.tflops ; \
+    ch10.micro.mma_bf16.tflops ; ch12.bf16-persistent.8192.spread_pct ; \
+    50 * (ch10.micro.mma_bf16.tflops_max - ch10.micro.mma_bf16.tflops_min) \
+    / ch10.micro.mma_bf16.tflops | above / below
 compare.ch12_store_2048 := ch12.bf16.2048.tflops ; ch12.bf16-persistent.2048.tflops ; \
     ch12.bf16.2048.spread_pct ; ch12.bf16-persistent.2048.spread_pct
 compare.ch12_store_4096 := ch12.bf16.4096.tflops ; ch12.bf16-persistent.4096.tflops ; \
@@ -52,6 +60,8 @@ model.ch12_store_4096 := 100 * (ch12.bf16.4096.tflops \
 model.ch12_store_8192 := 100 * (ch12.bf16.8192.tflops \
     / ch12.bf16-persistent.8192.tflops - 1) | %+.1f
 model.ch12_l2_seen_pct := 100 * ch12.bf16.ncu.l2_read_gb \
+    / (512 * 64 * 48 * 1024 / 1e9) | %.0f
+model.ch12_l2_seen_pairs_pct := 100 * ch12.bf16-pairs.ncu.l2_read_gb \
     / (512 * 64 * 48 * 1024 / 1e9) | %.0f
 model.ch12_pairs_2048 := 100 * (ch12.bf16-pairs.2048.tflops \
     / ch12.bf16.2048.tflops - 1) | %+.1f

@@ -61,3 +61,9 @@ model.ch13_ans_tile_mults_8192 := 64 * 2 * 1024 * 1024 * 8192 \
     / ch13.ex5.before.kernel.1024x1024x8192.tflops / 1e9 | %.1f
 model.ch13_ans_kernel_ms_8192 := 2 * 8192^3 \
     / ch13.ex5.before.kernel.8192.tflops / 1e9 | %.1f
+compare.ch13_ans_ex5_2048 := ch13.ex5.tiles.2048.tflops ; ch13.ex5.before.overlap.2048.tflops ; \
+    ch13.ex5.tiles.2048.spread_pct ; ch13.ex5.before.overlap.2048.spread_pct
+compare.ch13_ans_ex5_4096 := ch13.ex5.tiles.4096.tflops ; ch13.ex5.before.overlap.4096.tflops ; \
+    ch13.ex5.tiles.4096.spread_pct ; ch13.ex5.before.overlap.4096.spread_pct
+compare.ch13_ans_ex5_8192 := ch13.ex5.tiles.8192.tflops ; ch13.ex5.before.overlap.8192.tflops ; \
+    ch13.ex5.tiles.8192.spread_pct ; ch13.ex5.before.overlap.8192.spread_pct

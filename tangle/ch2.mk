@@ -8,6 +8,6 @@ model.ch2_lsu_tflops := 16 * ceil.sms * 2 * ceil.clock_mhz / 1e6
 model.ch2_l1_limit_tflops := model.ch1_l1_tflops * 33 / 2
 model.ch2_pct_of_lsu := 100 * ch2.coalesced.4096.tflops \
                         / model.ch2_lsu_tflops | %.0f
-model.ch2_l1_tb := 2 * 4096 * 4096 * 4096 * ch2.coalesced.ncu.sectors_per_req \
-                   * 32 / 1e12 | %.0f
-model.ch2_l1_per_l2 := 1000 * model.ch2_l1_tb / ch2.coalesced.ncu.l2_gb | %.0f
+model.ch2_l1_gb := ch2.coalesced.ncu.gld_ginst * ch2.coalesced.ncu.sectors_per_req \
+                   * 32 | %.0f
+model.ch2_l1_absorb_pct := 100 * (1 - ch2.coalesced.ncu.l2_gb / model.ch2_l1_gb) | %.0f

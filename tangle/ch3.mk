@@ -12,6 +12,9 @@ model.ch3_wavefront_tflops := model.ch3_lsu_tflops \
                               / ch3.smem.ncu.lds_wavefronts
 model.ch3_pct_of_wavefront := 100 * ch3.smem.4096.tflops \
                               / model.ch3_wavefront_tflops | %.0f
+model.ch3_lds_wavefronts_counted := (ch3.smem.sass.lds \
+    + 2 * ch3.smem.sass.lds128) / (ch3.smem.sass.lds \
+    + ch3.smem.sass.lds128) | %.2f
 model.ch3_ans_t16_inst := 2 * ch3.smem.ncu.inst_per_ffma - 72 / 32 | %.2f
 model.ch3_ans_t16_tflops := ch3.smem.4096.tflops * ch3.smem.ncu.inst_per_ffma \
                             / model.ch3_ans_t16_inst | %.1f

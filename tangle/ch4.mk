@@ -51,3 +51,5 @@ verdict.ch4_tile1d := ch4.tile1d.4096.tflops ; ch3.smem.4096.tflops ; \
     ch4.tile1d.4096.tflops * ch4.tile1d.4096.spread_pct / 100
 compare.ch4_tile1d_smem := ch4.tile1d.4096.tflops ; ch3.smem.4096.tflops ; \
     ch4.tile1d.4096.spread_pct ; ch3.smem.4096.spread_pct
+compare.ch4_tile2d_1111 := ch4.tile2d.1111.tflops ; ch4.tile2d.1024.tflops ; \
+    ch4.tile2d.1111.spread_pct ; ch4.tile2d.1024.spread_pct

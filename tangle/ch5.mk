@@ -13,6 +13,8 @@ model.ch5_remap1d_expect_x := model.ch5_remap1d_expect_tflops \
                               / ch4.tile1d.4096.tflops | %.1f
 model.ch5_remap1d_pct_of_expect := 100 * ch5.remap1d.4096.tflops \
                                    / model.ch5_remap1d_expect_tflops | %.0f
+compare.ch5_remap1d_smem := ch5.remap1d.4096.tflops ; ch3.smem.4096.tflops ; \
+    ch5.remap1d.4096.spread_pct ; ch3.smem.4096.spread_pct
 verdict.ch5_remap2d := 100 * ch5.remap2d.4096.tflops / ch4.tile2d.4096.tflops ; \
     97 ; 103 ; 100 * ch5.remap2d.4096.tflops / ch4.tile2d.4096.tflops \
     * (ch5.remap2d.4096.spread_pct + ch4.tile2d.4096.spread_pct) / 100

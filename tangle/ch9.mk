@@ -94,3 +94,35 @@ model.ch9_ans_sk_saving_meas_1111 := 100 * (1 \
     / ch9.sk-128x128x16-w32x64-t8x8-b1.1111.tflops) | %.0f
 model.ch9_ans_ex9_scale_inst_ratio := ch9.ex9.scale_split.ncu.inst_ginst \
     / ch9.ex9.before.scale_kernel.ncu.inst_ginst | %.1f
+compare.ch9_dbuf_4096 := ch9.dbuf.4096.tflops ; ch8.warptile.4096.tflops ; \
+    ch9.dbuf.4096.spread_pct ; ch8.warptile.4096.spread_pct
+compare.ch9_dbuf1_4096 := ch9.dbuf-128x128x16-w32x64-t8x8-b1.4096.tflops ; \
+    ch8.warptile.4096.tflops ; \
+    ch9.dbuf-128x128x16-w32x64-t8x8-b1.4096.spread_pct ; ch8.warptile.4096.spread_pct
+compare.ch9_dbuf1_1024 := ch9.dbuf-128x128x16-w32x64-t8x8-b1.1024.tflops ; \
+    ch8.warptile.1024.tflops ; \
+    ch9.dbuf-128x128x16-w32x64-t8x8-b1.1024.spread_pct ; ch8.warptile.1024.spread_pct
+compare.ch9_dbuf1_4097 := ch9.dbuf-128x128x16-w32x64-t8x8-b1.4097.tflops ; \
+    ch8.warptile.4097.tflops ; \
+    ch9.dbuf-128x128x16-w32x64-t8x8-b1.4097.spread_pct ; ch8.warptile.4097.spread_pct
+compare.ch9_pipe_4096 := ch9.pipe.4096.tflops ; ch9.dbuf.4096.tflops ; \
+    ch9.pipe.4096.spread_pct ; ch9.dbuf.4096.spread_pct
+compare.ch9_dbuf_pipe_4097 := ch9.dbuf.4097.tflops ; ch9.pipe.4097.tflops ; \
+    ch9.dbuf.4097.spread_pct ; ch9.pipe.4097.spread_pct
+model.ch9_sk_best_1024 := max(max(ch9.sk-256x128x16-w64x64-t16x8-b1.1024.tflops, \
+    ch9.sk-128x128x16-w32x64-t8x8-b1.1024.tflops), \
+    ch9.sk-128x64x16-w32x32-t8x4-b2.1024.tflops)
+model.ch9_sk_best_spread_1024 := \
+    max(max(ch9.sk-256x128x16-w64x64-t16x8-b1.1024.spread_pct, \
+    ch9.sk-128x128x16-w32x64-t8x8-b1.1024.spread_pct), \
+    ch9.sk-128x64x16-w32x32-t8x4-b2.1024.spread_pct)
+compare.ch9_sk_1024 := model.ch9_sk_best_1024 ; ch9.dbuf-128x64x16-w32x32-t8x4-b2.1024.tflops ; \
+    model.ch9_sk_best_spread_1024 ; ch9.dbuf-128x64x16-w32x32-t8x4-b2.1024.spread_pct
+compare.ch9_ans_ex3 := ch9.ex3.pipe.4096.tflops ; ch9.ex3.before.pipe.4096.tflops ; \
+    ch9.ex3.pipe.4096.spread_pct ; ch9.ex3.before.pipe.4096.spread_pct
+compare.ch9_ans_sk_mid_4097 := ch9.sk-128x128x16-w32x64-t8x8-b1.4097.tflops ; ch9.tuned.4097.tflops ; \
+    ch9.sk-128x128x16-w32x64-t8x8-b1.4097.spread_pct ; ch9.tuned.4097.spread_pct
+compare.ch9_ans_sk_large_4097 := ch9.sk-256x128x16-w64x64-t16x8-b1.4097.tflops ; ch9.tuned.4097.tflops ; \
+    ch9.sk-256x128x16-w64x64-t16x8-b1.4097.spread_pct ; ch9.tuned.4097.spread_pct
+compare.ch9_ans_ex8 := ch9.ex8.tuned.4096.tflops ; ch9.ex8.before.tuned.4096.tflops ; \
+    ch9.ex8.tuned.4096.spread_pct ; ch9.ex8.before.tuned.4096.spread_pct

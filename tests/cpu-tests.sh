@@ -1182,9 +1182,43 @@ typed_verdicts() {   # reads prose lines (FILE:LINE: TEXT) on stdin
             if (tolower(t) ~ /(^|[^a-z])(confirm(s|ed)?|refut(e|es|ed)|within the noise)([^a-z]|$)/) print }'
 }
 
+# A comparison of two measured figures is computed too: a sentence of the
+# prose that quotes two measured speeds or times (\R{...tflops},
+# \R{...ms}, ...) may not judge them with a typed "faster than",
+# "slower than" or "beats" (a ratio, "1.5 times faster", says its number).
+typed_comparisons() {   # reads prose lines (FILE:LINE: TEXT) on stdin
+    gawk '
+    function flush(   n, s, i, x, y, k) {
+        n = split(buf, s, /[.!?][ \t]+/)
+        for (i = 1; i <= n; i++) {
+            x = s[i]; y = x
+            k = gsub(/\\R\{[^}]*\.(tflops|ms|us|gbs|pct_cublas)\}/, "", y)
+            gsub(/\\R\{[^}]*\}/, "", y); y = tolower(y)
+            if (k >= 2 && y ~ /(faster|slower|quicker)( than|[,:;)]|$)|(^|[^a-z])(beats?|outruns?)([^a-z]|$)/ \
+                && y !~ /times (faster|slower)/)
+                print at ": " substr(x, 1, 200)
+        }
+        buf = ""
+    }
+    { f = $0; sub(/:[0-9]+: .*/, "", f); t = $0; sub(/^[^:]*:[0-9]+: /, "", t)
+      if (f != pf) { flush(); pf = f; at = $0; sub(/: .*/, "", at) }
+      if (buf == "") { at = $0; sub(/: .*/, "", at) }
+      buf = buf " " t }
+    END { flush() }'
+}
+
 test_verdicts() {
     local bad planted got want
     prose_lines | grep -v '^book/preface.tex' > "$tmp/prose"
+    bad=$(typed_comparisons < "$tmp/prose")
+    planted=$(printf '%s\n' 'chapters/chX.nw:1: It runs at \R{ch.a.4096.tflops} against' \
+              'chapters/chX.nw:2: \R{ch.b.4096.tflops}, faster than chapter 3. Next.' \
+              'chapters/chY.nw:1: At \R{ch.a.4096.tflops} it is \R{compare.x} \R{ch.b.4096.tflops}.' \
+              'chapters/chY.nw:2: It is \R{model.x} times faster: \R{ch.a.ms} and \R{ch.b.ms}.' | typed_comparisons)
+    if [ -n "$bad" ]; then fail "no comparison of two measured figures is typed (compare.* keys)" "$bad"
+    elif [ "$(printf '%s\n' "$planted" | grep -c .)" != 1 ]; then
+        fail "no comparison of two measured figures is typed (compare.* keys)" "the check misses a planted one or flags a computed one: $planted"
+    else ok "no comparison of two measured figures is typed (compare.* keys)"; fi
     bad=$(typed_verdicts < "$tmp/prose")
     planted=$(printf '%s\n' 'chapters/chX.nw:1: \paragraph{The hypothesis, confirmed.} It runs faster than cuBLAS.' \
               'chapters/chX.nw:2: The prediction is \R{verdict.x}, \R{compare.y} the other.' | typed_verdicts)
