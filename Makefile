@@ -85,7 +85,8 @@ nw_upto = $(NW_UPTO_$(1))
 # values are kept as chN.FIELD.
 FIELDS := programs roots common links needs flags libs headline sass lab \
           lab_kernel extra_runs ceilings sweep spills micro micro_links \
-          events profile_at emulated may_spill
+          events profile_at emulated may_spill lab_hours lab_needs lab_reach \
+          lab_entries lab_none
 define read_manifest
 include tangle/ch$(1).mk
 $$(foreach f,$$(FIELDS),$$(eval ch$(1).$$(f) := $$$$(value $$(f)))\
@@ -101,8 +102,12 @@ $(foreach n,$(CHAPTERS),$(eval $(call read_manifest,$(n))))
 # its other roots (its header chN.h, if later chapters use its code) and
 # its microbenchmark's source.
 roots_of = ch$(1).cu $(ch$(1).roots) $(ch$(1).micro:%=%.cu)
+# A chapter with a lab (field lab: its chunk) also tangles the lab's
+# stub, tangle/chN-lab.cu (book/tools/labtangle): its code with that
+# chunk replaced by the chunk <<Lab: NAME>>.
+lab_of = $(if $(ch$(1).lab),ch$(1)-lab.cu)
 TANGLED := $(MANIFESTS) $(foreach n,$(CHAPTERS),\
-             $(addprefix tangle/,$(call roots_of,$(n))))
+             $(addprefix tangle/,$(call roots_of,$(n)) $(call lab_of,$(n))))
 ifneq ($(NOTANGLE),)
 define tangle_manifest
 tangle/ch$(1).mk: $(call nw_upto,$(1)) book/tools/tangle
@@ -118,6 +123,11 @@ $(addprefix tangle/,$(call roots_of,$(1))): $(call nw_upto,$(1)) book/tools/tang
 	@book/tools/tangle $$(notdir $$@) $$@ $(call nw_upto,$(1))
 endef
 $(foreach n,$(CHAPTERS),$(eval $(call tangle_roots,$(n))))
+define tangle_lab
+tangle/ch$(1)-lab.cu: $(call nw_upto,$(1)) tangle/ch$(1).mk book/tools/labtangle book/tools/tangle
+	@book/tools/labtangle $(1) $$@ $(call nw_upto,$(1))
+endef
+$(foreach n,$(CHAPTERS),$(if $(ch$(n).lab),$(eval $(call tangle_lab,$(n)))))
 endif
 tangle: $(TANGLED)
 
@@ -236,25 +246,28 @@ $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).micro),\
 # build/lab/chN as the chapter's program is compiled, builds the programs
 # the grading compares with, and writes ./labN, which grades
 # (book/tools/grade).  No noweb, and nothing in tangle/ changes.
-LABS := $(foreach n,$(BUILDABLE),$(if $(ch$(n).lab_kernel),$(n)))
+LABS := $(foreach n,$(BUILDABLE),$(if $(ch$(n).lab),$(n)))
 LAB_DIR ?= lab
 define lab_rules   # $(1) chapter
-$(LAB_DIR)/ch$(1).cu: | tangle/ch$(1).cu build/manifest.tsv
+$(LAB_DIR)/ch$(1).cu: | tangle/ch$(1)-lab.cu build/manifest.tsv
 	@mkdir -p $(LAB_DIR)
 	@if [ ! -e $$@ ]; then book/tools/labstub $(1) > $$@.tmp && mv $$@.tmp $$@ \
-	  && echo "make: wrote $$@: write the body of $(ch$(1).lab_kernel) there, then make lab$(1) && ./lab$(1)"; fi
+	  && echo "make: wrote $$@: write the lab's code there (search for \"Lab, chapter $(1)\"), then make lab$(1) && ./lab$(1)"; fi
+# (a failed compile leaves no program behind, so that ./labN cannot
+# grade an older one)
 build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu $(HEADERS) build/ch$(1).flags $(COMMON_OBJS) \
     build/main-ch$(1).o $(call link_objs,$(ch$(1).links)) FORCE
 	@mkdir -p build/lab
 	@if [ ! $$@ -nt $(LAB_DIR)/ch$(1).cu ] || [ ! $$@ -nt build/ch$(1).flags ] \
 	    || [ "$$$$(cat $$@.src 2>/dev/null)" != "$(abspath $(LAB_DIR))/ch$(1).cu" ]; then \
+	  rm -f $$@ $$@.src; \
 	  echo "$(NVCC) ... -c $(LAB_DIR)/ch$(1).cu -o $$@"; \
 	  $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Itangle -c $(LAB_DIR)/ch$(1).cu -o $$@.o 2> $$@.log; \
 	  rc=$$$$?; grep -v -e '^ptxas info' -e 'bytes stack frame' $$@.log >&2; \
 	  [ $$$$rc = 0 ] || exit $$$$rc; \
 	  $(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@ $$@.o build/main-ch$(1).o \
 	    $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS) $(ch$(1).libs) \
-	    || exit 1; \
+	    || { rm -f $$@; exit 1; }; \
 	  echo "$(abspath $(LAB_DIR))/ch$(1).cu" > $$@.src; fi
 lab$(1): build/lab/ch$(1) $(ch$(1).programs) $(ch$(shell expr $(1) - 1).programs)
 	@printf '#!/bin/sh\n# Grades lab/ch$(1).cu (make lab$(1) builds it).\nexec "$$$$(dirname "$$$$0")"/book/tools/grade $(1) "$$$$@"\n' > $$@
@@ -262,6 +275,14 @@ lab$(1): build/lab/ch$(1) $(ch$(1).programs) $(ch$(shell expr $(1) - 1).programs
 .PHONY: lab$(1)
 endef
 $(foreach n,$(LABS),$(eval $(call lab_rules,$(n))))
+# A chapter without a lab here says why, in one line: it has none (field
+# lab_none, the reason), or ARCH cannot build it.
+define no_lab_rules   # $(1) chapter
+lab$(1):
+	$$(error no lab$(1): $(if $(ch$(1).lab),chapter $(1) needs a GPU of $(ch$(1).needs) and ARCH is $(ARCH) (make ARCH=$(ch$(1).needs) lab$(1) on such a GPU),$(or $(ch$(1).lab_none),chapter $(1) has no lab)))
+.PHONY: lab$(1)
+endef
+$(foreach n,$(filter-out $(LABS),$(CHAPTERS)),$(eval $(call no_lab_rules,$(n))))
 
 # Worked answers: an exercise whose answer is a change to a chapter's
 # program has it as a unified diff, answers/chN-exE.diff, against the

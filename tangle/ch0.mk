@@ -1,3 +1,4 @@
+lab_none := chapter 0 has no kernel of its own: it measures cuBLAS, the harness and the GPU
 programs := ch0
 roots := harness.h harness.c main.c
 common := harness

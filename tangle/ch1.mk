@@ -4,6 +4,8 @@ libs := -lcublas
 headline := naive
 lab := Naive kernel
 lab_kernel := sgemm_naive
+lab_hours := 1
+lab_needs := C
 model.ch1_l1_tflops := ceil.sms * 2 * ceil.clock_mhz / 1e6
 verdict.ch1_l1 := ch1.naive.4096.tflops / model.ch1_l1_tflops ; 0.75 ; \
     1.25 ; ch1.naive.4096.tflops / model.ch1_l1_tflops \

@@ -10,8 +10,11 @@ libs := -lcublas
 headline := mma
 sass := mma:HMMA.1688.F32.TF32 mma:LDSM.16.M88.4 bf16:HMMA.16816.F32.BF16 \
         bf16:LDSM.16.MT88.4 wmma:HMMA.1684.F32.TF32
-lab := The TF32 kernel
+lab := Load the TF32 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]
 lab_kernel := tf32_mma
+lab_hours := 3
+lab_needs := lab 9, mma.sync fragment layouts, sm_80
+lab_entries := mma
 model.mma_pct_ceiling := 100 * ch10.mma.8192.tflops \
     / ch10.micro.mma_tf32.tflops | %.0f
 compare.ch10_cublas_tf32_peak := ch10.mma.8192.cublas_tflops ; \

@@ -5,8 +5,11 @@ needs := sm_80
 libs := -lcublas
 headline := 3xtf32
 sass := 3xtf32:HMMA.1688.F32.TF32 3xtf32:LDSM.16.M88.4
-lab := The 3xTF32 kernel
+lab := Split a TF32 operand into a big and a small part
 lab_kernel := tf32x3_mma
+lab_hours := 2
+lab_needs := lab 10
+lab_entries := 3xtf32
 model.third_tf32_4096 := ch11.tf32.4096.tflops / 3 | %.0f
 model.x3_over_tf32 := 100 * ch11.3xtf32.4096.tflops \
     / (ch11.tf32.4096.tflops / 3) | %.0f

@@ -7,8 +7,11 @@ libs := -lcublas
 headline := bf16
 sass := bf16:HGMMA.64x128x16.F32.BF16 tf32:HGMMA.64x128x8.F32.TF32 \
         3xtf32:HGMMA.64x128x8.F32.TF32
-lab := The Hopper kernel
+lab := Descriptors of step [[kk]] for operand pair [[op]]
 lab_kernel := hopper_gemm
+lab_hours := 3
+lab_needs := lab 10, PTX wgmma and its shared-memory descriptors, sm_90a
+lab_entries := bf16 tf32
 profile_at := 1024:bf16-grouped 1024:bf16
 model.ch12_pass_mb := 2 * 2 * 4 * 4096 * 4096 / 1e6 | %.0f
 model.ch12_pass_ms := model.ch12_pass_mb / ceil.copy_tbs / 1000 | %.3f

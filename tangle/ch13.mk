@@ -1,3 +1,4 @@
+lab_none := chapter 13 writes no kernel: its job runs chapter 9's with copies and streams, and its exercises are its lab
 programs := ch13
 roots := ch13.h
 links := ch9 ch8 ch5

@@ -2,8 +2,10 @@ programs := ch4
 needs := sm_75
 libs := -lcublas
 headline := tile2d
-lab := Blocktiling kernel body
+lab := Accumulate outer products
 lab_kernel := sgemm_tile2d
+lab_hours := 2
+lab_needs := lab 3
 model.ch4_tile2d_block_regs := ch4.tile2d.ncu.regs_alloc \
                                * ch4.tile2d.ncu.block_size | %d
 model.ch4_tile2d_reg_blocks := int(dev.regs_per_sm \

@@ -5,6 +5,8 @@ libs := -lcublas
 headline := remap2d
 lab := Load the tiles with a flat thread index
 lab_kernel := sgemm_remap2d
+lab_hours := 1.5
+lab_needs := lab 4
 model.ch5_remap1d_ceiling_tflops := model.ch4_tile1d_ceiling_tflops \
                                     / ch4.tile1d.ncu.lds_wavefronts
 model.ch5_remap1d_expect_tflops := model.ch5_remap1d_ceiling_tflops \

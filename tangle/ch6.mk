@@ -6,8 +6,11 @@ libs := -lcublas
 headline := float4
 sass := float4:LDS.128 float4:LDG.E.128 float4:STS.128 \
         float4:STG.E.128
-lab := float4 kernel
+lab := Outer product of step [[p]], read as float4s
 lab_kernel := sgemm_float4
+lab_hours := 2
+lab_needs := lab 5
+lab_reach := aligned
 model.pitched_copy_gb := 2 * 2 * 4097^2 * 4 / 1e9
 model.pitched_copy_ms := model.pitched_copy_gb / ceil.copy_tbs
 model.pitched_copy_pct := 100 * model.pitched_copy_ms \

@@ -9,6 +9,9 @@ sass := swizzled:LDS.128 swizzled:STS.128 swizzled:LDG.E.128 \
         padded:LDS.128
 lab := Where the swizzled kernel keeps a tile's elements
 lab_kernel := sgemm_swizzled
+lab_hours := 2
+lab_needs := lab 6
+lab_reach := aligned
 model.ch6_ld_conflicts_per_lds := ch6.float4.ncu.bank_conflicts \
     / (ch6.float4.ncu.lds_ginst * 1e9) | %.1f
 model.ch6_lds_wavefronts_per_cycle := ch6.float4.ncu.lds_wavefronts \

@@ -9,6 +9,9 @@ sass := warptile:LDS.128 warptile:STS.128 warptile:LDG.E.128 \
         warptile:STG.E.128
 lab := Which rows and columns of the warp tile a lane computes
 lab_kernel := sgemm_warptile
+lab_hours := 2
+lab_needs := lab 7
+lab_reach := aligned
 model.ch8_ffma_share := 100 / ch8.warptile.ncu.inst_per_ffma | %.0f
 model.ch8_wait_left_pct := 100 * ch7.swizzled.ncu.stall_short_scoreboard \
     / ch6.float4.ncu.stall_short_scoreboard | %.0f

@@ -14,6 +14,8 @@ sass := pipe:LDGSTS.E pipe:LDGSTS.E.BYPASS.128.ZFILL pipe:LDS.128 \
         tuned:REDG.E.ADD.F32.FTZ.RN.STRONG.GPU|RED.E.ADD.F32.FTZ.RN.STRONG.GPU
 lab := Pipelined main loop
 lab_kernel := sgemm_pipe
+lab_hours := 3
+lab_needs := lab 8, C++ templates, inline PTX (cp.async), sm_80
 model.waves_4096 := 16 * 32 / gpu.sms | %.2f
 model.waves_4097 := 17 * 33 / gpu.sms | %.2f
 model.last_4097 := 17 * 33 - int(17 * 33 / gpu.sms) * gpu.sms | %d

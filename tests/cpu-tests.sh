@@ -23,12 +23,13 @@ roots_from_nw() {
     for r in $(book/tools/manifest --file "$tmp/manifest.mk" micro); do echo "$r.cu"; done
 }
 
-noweb_markup() { "$(sed -n 's/^LIB=//p' "$(command -v noweave)")/markup" "$@"; }
+NOWEB_LIB=$(sed -n 's/^LIB=//p' "$(command -v noweave 2> /dev/null || echo /dev/null)")
+noweb_markup() { "$NOWEB_LIB/markup" "$@"; }
 
 # Before anything is built: the committed tangle/ must be what the
 # committed chapters say, and noweb must see no ambiguity.
 test_tangle() {
-    local n r bad="" expected=""
+    local n r bad="" expected="" labfiles="" labroots=""
     for n in $CHAPTERS; do
         for r in $(roots_from_nw "$n"); do
             expected="$expected $r"
@@ -42,17 +43,29 @@ test_tangle() {
             fi
         done
     done
+    for n in $CHAPTERS; do
+        notangle -R"ch$n.mk" $(nw_upto "$n") > "$tmp/manifest.mk" 2>/dev/null
+        [ -n "$(book/tools/manifest --file "$tmp/manifest.mk" lab)" ] || continue
+        labfiles="$labfiles ch$n-lab.cu"
+        labroots="$labroots"$'\n'"Lab: $(book/tools/manifest --file "$tmp/manifest.mk" lab)"
+        # (labtangle reads the manifest from tangle/, in sync or not)
+        if ! book/tools/labtangle "$n" "$tmp/ch$n-lab.cu" $(nw_upto "$n") 2> "$tmp/err"; then
+            bad="$bad"$'\n'"ch$n-lab.cu: $(cat "$tmp/err")"
+        elif ! cmp -s "$tmp/ch$n-lab.cu" "tangle/ch$n-lab.cu"; then
+            bad="$bad"$'\n'"tangle/ch$n-lab.cu is out of date (run make tangle)"
+        fi
+    done
     [ -z "$bad" ] && ok "tangle/ is in sync with chapters/" \
         || fail "tangle/ is in sync with chapters/" "$bad"
-    local got
-    got=$(noroots chapters/ch*.nw | tr -d '<>' | sort | tr '\n' ' ')
-    expected=$(echo $expected | tr ' ' '\n' | sort | tr '\n' ' ')
-    [ "$got" = "$expected" ] \
-        && ok "every chunk is used; the only roots are the manifests' files" \
-        || fail "every chunk is used; the only roots are the manifests' files" \
-                "roots: $got"$'\n'"expected: $expected"
+    # the roots: the manifests' files, and each lab's stub <<Lab: NAME>>
+    noroots chapters/ch*.nw | sed 's/^<<//; s/>>$//' | sort > "$tmp/roots-got"
+    { echo $expected | tr ' ' '\n'; printf '%s\n' "$labroots" | sed '/^$/d'; } | sort > "$tmp/roots-want"
+    cmp -s "$tmp/roots-got" "$tmp/roots-want" \
+        && ok "every chunk is used; the only roots are the manifests' files and the labs' stubs" \
+        || fail "every chunk is used; the only roots are the manifests' files and the labs' stubs" \
+                "$(diff "$tmp/roots-want" "$tmp/roots-got")"
     ls tangle | sort > "$tmp/have"
-    echo $expected | tr ' ' '\n' | sort > "$tmp/want"
+    echo $expected $labfiles | tr ' ' '\n' | sort > "$tmp/want"
     cmp -s "$tmp/have" "$tmp/want" && ok "tangle/ holds no stray file" \
         || fail "tangle/ holds no stray file" "$(diff "$tmp/want" \
                                                       "$tmp/have")"
@@ -63,7 +76,8 @@ test_tangle() {
 # Chapters are linked, not pasted: no __global__ function is defined in
 # two tangled files (a header may declare one that a chapter's code
 # defines), and the tangled sources stay the size of what the chapters
-# write: at most 7,500 lines in all, 1,200 in one file.
+# write: at most 7,500 lines in all, 1,200 in one file (the labs'
+# stubs, copies of a chapter's code, apart).
 test_linked() {
     local dup total big
     dup=$(awk '
@@ -79,11 +93,12 @@ test_linked() {
             if ($0 ~ /\{/) { def[pending[FILENAME]] = def[pending[FILENAME]] " " FILENAME; pending[FILENAME] = "" }
             else if ($0 ~ /\);/) pending[FILENAME] = "" }
         END { for (f in def) if (split(def[f], x, " ") > 1) print f " is defined in" def[f] }' \
-        tangle/*.cu tangle/*.h)
+        $(ls tangle/*.cu tangle/*.h | grep -v -- '-lab\.cu$'))
     [ -z "$dup" ] && ok "no __global__ function is defined in two tangled files" \
         || fail "no __global__ function is defined in two tangled files" "$dup"
-    total=$(cat tangle/* | wc -l)
-    big=$(wc -l tangle/*.cu | grep -v ' total$' | sort -n | tail -1)
+    # (the labs' stubs, tangle/chN-lab.cu, are the chapters' code again)
+    total=$(ls tangle/* | grep -v -- '-lab\.cu$' | xargs cat | wc -l)
+    big=$(ls tangle/*.cu | grep -v -- '-lab\.cu$' | xargs wc -l | grep -v ' total$' | sort -n | tail -1)
     if [ "$total" -le 7500 ] && [ "${big%% tangle*}" -le 1200 ] && [ "$total" -gt 0 ]; then
         ok "tangle/ holds $total lines, its largest source ${big## }"
     else fail "tangle/ holds at most 7,500 lines, 1,200 in one source" \
@@ -977,26 +992,100 @@ $k: the first GPU's $v1~$unit is quoted"
 # Lab mode, without a GPU: make labN writes the stub once and builds it,
 # never overwrites the student's file, and ./labN says clearly that it
 # cannot grade without a GPU; every lab chapter's stub can be written.
+# How much of a lab's removed code a file still holds: the longest run of
+# consecutive lines of the chunk's own text (normalized: spaces collapsed, lines that
+# say nothing by themselves, such as braces and pragmas, dropped; lines
+# that the stub's own placeholder keeps, such as a kernel's signature,
+# dropped too) found consecutively in the file.  A sibling kernel with the
+# same body, or the chunk itself, gives a run as long as the chunk.
+lab_leak() {   # REMOVED PLACEHOLDER FILE -> "run of total"
+    gawk '
+    function norm(l) { gsub(/[ \t]+/, " ", l); sub(/^ /, "", l); sub(/ $/, "", l); return l }
+    function trivial(l) { return l == "" || l ~ /^[{}();]*$/ || l ~ /^#pragma unroll/ || l ~ /^(\/\*|\*\/|\* )/ }
+    FILENAME == ARGV[1] { keep[norm($0)] = 1; next }
+    FILENAME == ARGV[2] { l = norm($0); if (!trivial(l) && !(l in keep)) R[++r] = l; next }
+    { l = norm($0); if (!trivial(l)) S[++s] = l }
+    END {
+        best = 0
+        for (j = 1; j <= s; j++) prev[j] = 0
+        for (i = 1; i <= r; i++) {
+            for (j = 1; j <= s; j++) {
+                cur[j] = R[i] == S[j] ? (j > 1 ? prev[j - 1] : 0) + 1 : 0
+                if (cur[j] > best) best = cur[j]
+            }
+            for (j = 1; j <= s; j++) prev[j] = cur[j]
+        }
+        print best, r
+    }' "$2" "$1" "$3"
+}
+
+# The lines a chunk's definitions write themselves (the chunks they use
+# left out: those are shared with other code), from noweb's markup.
+chunk_own_lines() {   # NAME, markup on stdin
+    awk -v name="$1" '
+        /^@begin code/ { code = 1; mine = 0; next }
+        /^@end code/ { if (mine && line != "") print line; code = 0; mine = 0; line = ""; next }
+        code && $0 == "@defn " name { mine = 1; next }
+        mine && /^@text / { line = line substr($0, 7); next }
+        mine && /^@nl/ { print line; line = ""; next }'
+}
+
 test_labs() {
-    local n bad="" d="$tmp/lab" rc
+    local n bad="" d="$tmp/lab" rc chunk run total need warn=""
     for n in $(man buildable); do
-        [ -n "$(man "$n" lab_kernel)" ] || continue
+        chunk=$(man "$n" lab)
+        [ -n "$chunk" ] || continue
         book/tools/labstub "$n" > "$tmp/stub.cu" 2> "$tmp/err" \
             || { bad="$bad ch$n: $(head -1 "$tmp/err");"; continue; }
-        grep -q "Lab: write the body of this kernel" "$tmp/stub.cu" \
-            || bad="$bad ch$n: no Lab comment;"
-        [ "$(grep -c ';' "$tmp/stub.cu")" -lt "$(grep -c ';' "tangle/ch$n.cu")" ] \
-            || bad="$bad ch$n: the kernel's body is still there;"
+        grep -q "Lab, chapter $n:" "$tmp/stub.cu" \
+            || bad="$bad ch$n: no 'Lab, chapter $n:' comment in the chunk's place;"
+        grep -qF "<<$chunk>>" "$tmp/stub.cu" || bad="$bad ch$n: the header does not name the chunk;"
+        # (noweb's own stages, which take any chunk name, as notangle does not)
+        noweb_markup $(nw_upto "$n") | chunk_own_lines "$chunk" > "$tmp/removed" \
+            && [ -s "$tmp/removed" ] \
+            && noweb_markup $(nw_upto "$n") | chunk_own_lines "Lab: $chunk" > "$tmp/placeholder" \
+            || { bad="$bad ch$n: cannot tangle <<$chunk>> or its <<Lab: ...>>;"; continue; }
+        read -r run total <<< "$(lab_leak "$tmp/removed" "$tmp/placeholder" "$tmp/stub.cu")"
+        # (a run of half the chunk, or of all of a chunk of 3 lines or
+        # fewer, gives the chunk back; a shared idiom of a few lines
+        # does not)
+        need=$((total <= 3 ? total : (total + 1) / 2 > 3 ? (total + 1) / 2 : 3))
+        [ "$total" -gt 0 ] || { bad="$bad ch$n: the lab removes nothing;"; continue; }
+        [ "$run" -lt "$need" ] \
+            || bad="$bad ch$n: the stub still holds $run consecutive lines of the $total of <<$chunk>>;"
+        # planted: the chapter's own code holds the whole chunk
+        read -r run total <<< "$(lab_leak "$tmp/removed" "$tmp/placeholder" "tangle/ch$n.cu")"
+        [ "$run" -ge "$need" ] || bad="$bad ch$n: the check misses the chunk in tangle/ch$n.cu ($run of $total);"
     done
-    [ -z "$bad" ] && ok "every lab's stub can be written from tangle/" \
-        || fail "every lab's stub can be written from tangle/" "$bad"
+    [ -z "$bad" ] && ok "every lab's stub empties its chunk, everywhere, and keeps no copy of it" \
+        || fail "every lab's stub empties its chunk, everywhere, and keeps no copy of it" "$bad"
+    # every stub compiles, without a warning
+    bad=
+    rm -rf "$d"
+    for n in $(man buildable); do
+        [ -n "$(man "$n" lab)" ] || continue
+        if ! make -s LAB_DIR="$d" build/lab/ch$n > "$tmp/out" 2>&1; then bad="$bad"$'\n'"lab$n: $(tail -3 "$tmp/out")"
+        elif grep -qi "warning" "$tmp/out"; then bad="$bad"$'\n'"lab$n: $(grep -i -m 2 warning "$tmp/out")"; fi
+    done
+    [ -z "$bad" ] && ok "every lab's stub compiles without a warning" \
+        || fail "every lab's stub compiles without a warning" "$bad"
+    # a chapter without a lab says why, in one line
+    bad=
+    for n in $CHAPTERS; do
+        built "$n" && [ -n "$(man "$n" lab)" ] && continue
+        make -s lab$n > "$tmp/out" 2>&1; rc=$?
+        [ $rc != 0 ] && [ "$(wc -l < "$tmp/out")" = 1 ] && grep -q "no lab$n: ." "$tmp/out" \
+            || bad="$bad lab$n: exit $rc: $(cat "$tmp/out");"
+    done
+    [ -z "$bad" ] && ok "make labN of a chapter without a lab here says why in one line" \
+        || fail "make labN of a chapter without a lab here says why in one line" "$bad"
     n=2
-    [ -n "$(man $n lab_kernel)" ] && built $n || { skip "lab$n: chapter $n has no lab here"; return; }
+    [ -n "$(man $n lab)" ] && built $n || { skip "lab$n: chapter $n has no lab here"; return; }
     local had=no; [ -e lab$n ] && had=yes
     rm -rf "$d"
     if make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1 && [ -f "$d/ch$n.cu" ] \
         && [ -x build/lab/ch$n ] && [ -x lab$n ] \
-        && grep -q "Lab: write the body" "$d/ch$n.cu"
+        && grep -q "Lab, chapter $n:" "$d/ch$n.cu"
     then ok "make lab$n writes lab/ch$n.cu and builds it"
     else fail "make lab$n writes lab/ch$n.cu and builds it" "$(tail -3 "$tmp/out")"; fi
     echo "/* the student's line */" >> "$d/ch$n.cu"
@@ -1005,16 +1094,34 @@ test_labs() {
     then ok "make lab$n never overwrites the student's file"
     else fail "make lab$n never overwrites the student's file"; fi
     if ! have_gpu; then
-        ./lab$n > "$tmp/out" 2>&1; rc=$?
+        ./lab$n --json "$tmp/lab.json" > "$tmp/out" 2>&1; rc=$?
         if [ $rc = 3 ] && [ "$(wc -l < "$tmp/out")" = 1 ] \
             && grep -q "^lab$n: cannot grade here: .*no CUDA GPU" "$tmp/out"
         then ok "./lab$n without a GPU: one clear line and exit 3"
         else fail "./lab$n without a GPU: one clear line and exit 3" "exit $rc: $(cat "$tmp/out")"; fi
+        if ! command -v python3 > /dev/null; then skip "./lab$n --json: no python3 to parse the report"
+        elif python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+assert d["verdict"] == "cannot grade" and d["exit"] == 3 and d["checks"] == [] and d["lab"] == 2, d' \
+                "$tmp/lab.json" 2> "$tmp/err"
+        then ok "./lab$n --json writes a report that parses, with its verdict and exit"
+        else fail "./lab$n --json writes a report that parses, with its verdict and exit" "$(tail -2 "$tmp/err")"; fi
     fi
     ./lab$n --size x > "$tmp/out" 2>&1; rc=$?
     if [ $rc = 2 ] && [ "$(wc -l < "$tmp/out")" = 1 ]
     then ok "./lab$n with bad input: one line and exit 2"
     else fail "./lab$n with bad input: one line and exit 2" "exit $rc: $(cat "$tmp/out")"; fi
+    # a program older than the student's file is refused, and a compile
+    # that fails leaves none behind
+    touch "$d/ch$n.cu"
+    ./lab$n > "$tmp/out" 2>&1; rc=$?
+    if [ $rc = 2 ] && grep -q "is older than" "$tmp/out"; then ok "./lab$n refuses a program older than the student's file"
+    else fail "./lab$n refuses a program older than the student's file" "exit $rc: $(cat "$tmp/out")"; fi
+    echo "this does not compile;" >> "$d/ch$n.cu"
+    make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1; rc=$?
+    ./lab$n > "$tmp/out2" 2>&1
+    if [ $rc != 0 ] && [ ! -e build/lab/ch$n ] && grep -q "missing: run make lab$n" "$tmp/out2"
+    then ok "a failed make lab$n leaves no program to grade"
+    else fail "a failed make lab$n leaves no program to grade" "make exit $rc; $(cat "$tmp/out2")"; fi
     [ $had = yes ] || rm -f lab$n
     rm -rf build/lab/ch$n build/lab/ch$n.*
 }

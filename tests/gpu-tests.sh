@@ -130,42 +130,101 @@ gpu_choice_follows_model() {   # SMEM SMS LABEL (0 0: this GPU's own)
         || fail "$label: the choices at 1024, 4096, 4097 and 8192 are the model formulas'" "$bad"
 }
 
-# Grading a lab (chapter 2's): the untouched stub fails with exit 1, the
-# chapter's own kernel pasted in passes, and a kernel that forgets the
-# block's row offset passes the small shapes and fails at the first shape
-# taller than a block, which the hint names.
+# Grading the labs.  Every lab's untouched stub fails (exit 1, verdict
+# WRONG), and the chapter's own code pasted back passes (exit 0); a lab
+# whose kernel runs only on some shapes (lab_reach) counts only those,
+# and its JSON report says which were not reached.  The labs are graded
+# four at a time (each has its own program).  Then chapter 2's: a kernel
+# that forgets the block's row offset fails at the first shape taller
+# than a block, which the hint names, and one wrong only at 4096^3 fails
+# the timing run.
+lab_json_ok() {   # FILE VERDICT: the report parses and says VERDICT
+    python3 - "$1" "$2" << 'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["verdict"] == sys.argv[2], d["verdict"]
+for k in ("lab", "chunk", "kernel", "message", "exit", "checks", "memcheck", "timing"):
+    assert k in d, k
+for c in d["checks"]:
+    assert set(c) == {"entry", "shape", "options", "reached", "error", "check", "exit"}, c
+    assert isinstance(c["reached"], bool)
+PY
+}
+grade_labs() {   # KIND DIR: write each lab's file (stub, or the chapter's code), build, grade
+    local kind=$1 d=$2 n i=0
+    rm -rf "$d"; mkdir -p "$d"
+    for n in $LAB_CHAPTERS; do
+        [ "$kind" = own ] && cp tangle/ch$n.cu "$d/ch$n.cu"
+        make -s LAB_DIR="$d" lab$n > "$d/make-$n.out" 2>&1
+    done
+    for n in $LAB_CHAPTERS; do
+        ( ./lab$n --json "$d/$n.json" > "$d/$n.out" 2>&1; echo $? > "$d/$n.rc" ) &
+        i=$((i + 1)); [ $((i % 4)) = 0 ] && wait
+    done
+    wait
+}
 gpu_lab_tests() {
-    local n=2 d="$tmp/glab" rc
-    if ! built $n || [ -z "$(man $n lab_kernel)" ]; then
-        skip "lab$n: chapter $n has no lab here"; return; fi
-    local had=no; [ -e lab$n ] && had=yes
-    rm -rf "$d"
-    make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1 \
-        || { fail "lab$n: make builds the stub" "$(tail -3 "$tmp/out")"; return; }
-    ./lab$n > "$tmp/out" 2>&1; rc=$?
-    if [ $rc = 1 ] && tail -1 "$tmp/out" | grep -q "^lab$n: WRONG"
-    then ok "lab$n: the untouched stub fails grading (exit 1)"
-    else fail "lab$n: the untouched stub fails grading (exit 1)" "exit $rc: $(tail -2 "$tmp/out")"; fi
-    cp tangle/ch$n.cu "$d/ch$n.cu"
-    make -s LAB_DIR="$d" lab$n > /dev/null 2>&1
-    ./lab$n > "$tmp/out" 2>&1; rc=$?
-    if [ $rc = 0 ] && tail -1 "$tmp/out" | grep -q "^lab$n: correct"
-    then ok "lab$n: the chapter's own kernel passes: $(tail -1 "$tmp/out")"
-    else fail "lab$n: the chapter's own kernel passes" "exit $rc: $(tail -2 "$tmp/out")"; fi
-    sed 's/int row = blockIdx.y \* blockDim.y + threadIdx.y;/int row = threadIdx.y;/' \
-        tangle/ch$n.cu > "$d/ch$n.cu"
-    if ! grep -q "int row = threadIdx.y;" "$d/ch$n.cu"; then
-        fail "lab$n: a wrong edge case fails at the shape that exposes it" "could not plant the bug"
-    else
+    local n d rc bad="" had=""
+    LAB_CHAPTERS=
+    for n in $(man buildable); do [ -n "$(man $n lab)" ] && LAB_CHAPTERS="$LAB_CHAPTERS $n"; done
+    [ -n "$LAB_CHAPTERS" ] || { skip "no lab is built here"; return; }
+    for n in $LAB_CHAPTERS; do [ -e lab$n ] && had="$had $n"; done
+    command -v python3 > /dev/null || skip "the labs' JSON reports: no python3 to parse them"
+    grade_labs stub "$tmp/glab-stub"
+    for n in $LAB_CHAPTERS; do
+        d=$tmp/glab-stub rc=$(cat "$d/$n.rc" 2> /dev/null)
+        if [ "$rc" != 1 ] || ! tail -1 "$d/$n.out" | grep -q "^lab$n: WRONG"; then
+            bad="$bad"$'\n'"lab$n: exit $rc: $(tail -2 "$d/$n.out") $(tail -2 "$d/make-$n.out")"
+        elif command -v python3 > /dev/null && ! lab_json_ok "$d/$n.json" wrong 2> "$tmp/err"; then
+            bad="$bad"$'\n'"lab$n: its JSON report: $(tail -1 "$tmp/err")"
+        fi
+    done
+    [ -z "$bad" ] && ok "every lab's untouched stub fails grading (exit 1, WRONG, JSON verdict wrong):$LAB_CHAPTERS" \
+        || fail "every lab's untouched stub fails grading (exit 1, WRONG, JSON verdict wrong)" "$bad"
+    bad=
+    grade_labs own "$tmp/glab-own"
+    for n in $LAB_CHAPTERS; do
+        d=$tmp/glab-own rc=$(cat "$d/$n.rc" 2> /dev/null)
+        if [ "$rc" != 0 ] || ! tail -1 "$d/$n.out" | grep -q "^lab$n: correct"; then
+            bad="$bad"$'\n'"lab$n: exit $rc: $(tail -2 "$d/$n.out") $(tail -2 "$d/make-$n.out")"
+        elif command -v python3 > /dev/null && ! lab_json_ok "$d/$n.json" correct 2> "$tmp/err"; then
+            bad="$bad"$'\n'"lab$n: its JSON report: $(tail -1 "$tmp/err")"
+        elif [ -n "$(man $n lab_reach)" ] && { ! grep -q '"reached": false' "$d/$n.json" \
+                || ! tail -1 "$d/$n.out" | grep -q "not reached"; }; then
+            bad="$bad"$'\n'"lab$n: its kernel runs only on aligned rows, yet no shape is reported not reached"
+        fi
+    done
+    [ -z "$bad" ] && ok "every lab passes with the chapter's own code, counting only the checks that reach its kernel" \
+        || fail "every lab passes with the chapter's own code, counting only the checks that reach its kernel" "$bad"
+    n=2
+    if [[ " $LAB_CHAPTERS " == *" $n "* ]]; then
+        d=$tmp/glab
+        mkdir -p "$d"
+        sed 's/int row = blockIdx.y \* blockDim.y + threadIdx.y;/int row = threadIdx.y;/' \
+            tangle/ch$n.cu > "$d/ch$n.cu"
+        if ! grep -q "int row = threadIdx.y;" "$d/ch$n.cu"; then
+            fail "lab$n: a wrong edge case fails at the shape that exposes it" "could not plant the bug"
+        else
+            make -s LAB_DIR="$d" lab$n > /dev/null 2>&1
+            ./lab$n > "$tmp/out" 2>&1; rc=$?
+            if [ $rc = 1 ] && grep -q "^lab$n: hint: the first failing shape is 33x31x65" "$tmp/out"
+            then ok "lab$n: a wrong edge case fails at the shape that exposes it"
+            else fail "lab$n: a wrong edge case fails at the shape that exposes it" \
+                      "exit $rc: $(cat "$tmp/out")"; fi
+        fi
+        awk '/float \*cij/ && !done { print "        if (m >= 4096 && row == 4000 && col == 17) acc += 1.0f;"; done = 1 } 1' \
+            tangle/ch$n.cu > "$d/ch$n.cu"
         make -s LAB_DIR="$d" lab$n > /dev/null 2>&1
         ./lab$n > "$tmp/out" 2>&1; rc=$?
-        if [ $rc = 1 ] && grep -q "^lab$n: hint: the first failing shape is 33x31x65" "$tmp/out"
-        then ok "lab$n: a wrong edge case fails at the shape that exposes it"
-        else fail "lab$n: a wrong edge case fails at the shape that exposes it" \
-                  "exit $rc: $(cat "$tmp/out")"; fi
+        if [ $rc = 1 ] && tail -1 "$tmp/out" | grep -q "^lab$n: WRONG: .* fails at 4096^3 (the timing run)"
+        then ok "lab$n: a kernel wrong only at 4096^3 passes every small shape and fails the timing run"
+        else fail "lab$n: a kernel wrong only at 4096^3 passes every small shape and fails the timing run" \
+                  "exit $rc: $(tail -3 "$tmp/out")"; fi
     fi
-    [ $had = yes ] || rm -f lab$n
-    rm -rf build/lab/ch$n build/lab/ch$n.*
+    for n in $LAB_CHAPTERS; do
+        [[ " $had " == *" $n "* ]] || rm -f lab$n
+        rm -rf build/lab/ch$n build/lab/ch$n.*
+    done
 }
 
 # A chapter's microbenchmark runs, and ./P --csv gives one row per
