@@ -1,3 +1,13 @@
+model.day1_lab_hours := ch2.lab_hours + ch3.lab_hours + ch4.lab_hours | %g
+model.day1_hours := model.day1_lab_hours + 2 | %g
+model.day3a_lab_hours := ch1.lab_hours + ch2.lab_hours + ch3.lab_hours | %g
+model.day3a_hours := model.day3a_lab_hours + 2 | %g
+model.day3b_lab_hours := ch4.lab_hours + ch6.lab_hours + ch7.lab_hours | %g
+model.day3b_hours := model.day3b_lab_hours + 1 | %g
+model.day3c_lab_hours := ch10.lab_hours + ch11.lab_hours | %g
+model.day3c_hours := model.day3c_lab_hours + 2 | %g
+model.days3_hours := model.day3a_hours + model.day3b_hours \
+    + model.day3c_hours | %g
 lab_none := chapter 0 has no kernel of its own: it measures cuBLAS, the harness and the GPU
 programs := ch0
 roots := harness.h harness.c main.c
