@@ -86,7 +86,7 @@ nw_upto = $(NW_UPTO_$(1))
 FIELDS := programs roots common links needs flags libs headline sass lab \
           lab_kernel extra_runs ceilings sweep spills micro micro_links \
           events profile_at emulated may_spill lab_hours lab_needs lab_reach \
-          lab_entries lab_none
+          lab_entries lab_none slide_figure slide_chunk slide_idea
 define read_manifest
 include tangle/ch$(1).mk
 $$(foreach f,$$(FIELDS),$$(eval ch$(1).$$(f) := $$$$(value $$(f)))\
@@ -410,7 +410,7 @@ test:
 
 # What the tests build after checking tangle/.
 test-facts: $(PROGRAM_FACTS) build/manifest.tsv
-test-build: all instructor answers tests/unit test-facts
+test-build: all instructor answers slides tests/unit test-facts
 
 clean:
 	rm -rf build $(foreach n,$(CHAPTERS),$(ch$(n).programs) $(ch$(n).micro) lab$(n)) \

@@ -194,3 +194,18 @@ readme-table: | $(TOOLS_STAMP)
 book-clean:
 	rm -rf build/tex build/res build/fig build/html build/html-instructor build/results.keys \
 	  build/book.pdf build/book.html build/instructor.pdf build/instructor.html
+
+# Slides: one short beamer deck per chapter, build/slides/chN.pdf, from
+# the chapter's own sources and the book's measured numbers
+# (book/tools/slides writes its Markdown, pandoc makes it a deck).
+SLIDES := $(CHAPTERS:%=build/slides/ch%.pdf)
+.PHONY: slides
+slides: $(SLIDES)
+build/slides/ch%.md: book/tools/slides build/results.keys build/manifest.tsv $(NW) \
+    $(APPENDICES) | $(TOOLS_STAMP)
+	@mkdir -p $(@D)
+	book/tools/slides $(BOOK_OUT) $* > $@.tmp && mv $@.tmp $@
+build/slides/ch%.pdf: build/slides/ch%.md book/slides-header.tex $(BOOK_FIGS:=.pdf) | $(TOOLS_STAMP)
+	TEXINPUTS=$(CURDIR)/build/fig: pandoc $< -t beamer --pdf-engine=pdflatex \
+	  -H book/slides-header.tex -V aspectratio=169 -V fontsize=10pt -o $@
+.SECONDARY: $(SLIDES:.pdf=.md)

@@ -1,3 +1,7 @@
+slide_figure := fig-warp-mapping
+slide_idea := One thread per element of $C$: a dot product of a row of $A$ and a column of $B$ \
+    | x picks the row, so a warp's loads of $A$ are $K$ floats apart: \R{ch1.naive.ncu.sectors_per_req} sectors per request \
+    | Prediction, the L1's bandwidth is the limit: \R{verdict.ch1_l1}
 programs := ch1
 needs := sm_75
 libs := -lcublas

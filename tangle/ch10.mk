@@ -1,3 +1,7 @@
+slide_figure := fig-mma-mainloop
+slide_idea := Tensor cores: \texttt{mma.sync} on fragments loaded with \texttt{ldmatrix}, TF32 and BF16 \
+    | TF32 at $8192^3$: \R{ch10.mma.8192.tflops} TFLOP/s, \R{model.mma_pct_ceiling}\,\% of the \texttt{mma.sync} ceiling \
+    | Predictions: issue \R{verdict.ch10_issue}, rate \R{verdict.ch10_rate}
 programs := ch10 ch10sweep
 roots := ch10.h
 links := ch9 ch8 ch5

@@ -1,3 +1,7 @@
+slide_figure := fig-3xtf32
+slide_idea := 3xTF32: each FP32 operand split into a big and a small TF32 part, three products \
+    | Error at $4096^3$ against float64: \R{ch11.3xtf32.4096.error}; cuBLAS FP32's: \R{ch0.cublas.4096.error} \
+    | More than a third of TF32's speed: \R{verdict.ch11_third}
 programs := ch11
 links := ch10 ch9 ch8 ch5
 extra_runs := --size 8192

@@ -1,3 +1,7 @@
+slide_figure := fig-wgmma-pipeline
+slide_idea := Hopper: TMA copies, \texttt{wgmma} from shared memory, a producer warp and consumer warpgroups \
+    | A ring of stages, each with a full and an empty barrier and their parity \
+    | BF16 within 10\,\% of cuBLAS: \R{verdict.ch12_bf16}
 programs := ch12 ch12sweep
 links := ch10 ch9 ch8 ch5
 sweep := ch12sweep --size 4096,8192

@@ -1,3 +1,7 @@
+slide_figure := fig-warp-mapping
+slide_idea := Same computation, but x picks the column: a warp reads one row of $B$ and one value of $A$ \
+    | \R{ch2.coalesced.ncu.sectors_per_req} sectors per request, against \R{ch1.naive.ncu.sectors_per_req} in chapter 1 \
+    | \R{ch2.4096.speedup} times chapter 1's speed at $4096^3$
 programs := ch2
 needs := sm_75
 libs := -lcublas

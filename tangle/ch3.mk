@@ -1,3 +1,7 @@
+slide_figure := fig-smem-tiling
+slide_idea := Tiles of $32\times32$ of $A$ and $B$ in shared memory: a value read from global memory serves 32 threads \
+    | Shared loads become the limit: \R{ch3.smem.ncu.lds_per_ffma} per FFMA, \R{ch3.smem.ncu.lds_wavefronts} wavefronts each \
+    | The wavefront ceiling is \R{model.ch3_wavefront_tflops} TFLOP/s; the kernel reaches \R{model.ch3_pct_of_wavefront}\,\% of it
 programs := ch3
 needs := sm_75
 libs := -lcublas

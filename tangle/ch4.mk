@@ -1,3 +1,7 @@
+slide_figure := fig-outer-product
+slide_idea := Each thread computes a tile of $C$ as outer products of registers \
+    | Shared load instructions per FFMA fall to \R{ch4.tile2d.ncu.lds_per_ffma} \
+    | The 1D kernel's prediction: \R{verdict.ch4_tile1d}; the 2D kernel runs at \R{ch4.tile2d.4096.tflops} TFLOP/s
 programs := ch4
 needs := sm_75
 libs := -lcublas

@@ -1,3 +1,7 @@
+slide_figure := fig-flat-index
+slide_idea := How threads copy is separated from how they compute: one flat index for the copies \
+    | The 1D kernel is now \R{compare.ch5_remap1d_smem} chapter 3's\R{compare.ch5_remap1d_smem.by} \
+    | The 2D kernel's speed unchanged, as predicted: \R{verdict.ch5_remap2d}
 programs := ch5
 roots := ch5.h
 needs := sm_75

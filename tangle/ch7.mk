@@ -1,3 +1,7 @@
+slide_figure := fig-bank-conflicts
+slide_idea := 32 banks of 4 bytes: different words of one bank in one access take a wavefront each \
+    | Padding or an XOR swizzle: shared loads from \R{ch6.float4.ncu.lds_wavefronts} to \R{ch7.swizzled.ncu.lds_wavefronts} wavefronts \
+    | The speed prediction: \R{verdict.ch7_speed}
 programs := ch7
 roots := ch7.h
 links := ch6 ch5

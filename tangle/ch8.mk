@@ -1,3 +1,7 @@
+slide_figure := fig-warp-tile
+slide_idea := Threadblock tile $\to$ warp tile $\to$ thread tile \
+    | A warp's $32\times64$ tile needs 96 values per step instead of 144 \
+    | Wavefronts: \R{verdict.ch8_wavefronts}; speed: \R{verdict.ch8_speed}
 programs := ch8
 roots := ch8.h
 links := ch5

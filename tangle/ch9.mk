@@ -1,3 +1,7 @@
+slide_figure := fig-cpasync-pipeline
+slide_idea := Double buffering and a \texttt{cp.async} pipeline: the next tiles load while these are multiplied \
+    | Tiles chosen by the shape; split-K and stream-K fill the last wave \
+    | \R{ch9.tuned.4096.pct_cublas}\,\% of cuBLAS at $4096^3$, \R{ch9.tuned.8192.pct_cublas}\,\% at $8192^3$
 programs := ch9 ch9sweep
 roots := ch9.h
 links := ch8 ch5
