@@ -1,14 +1,14 @@
 slide_figure := fig-warp-mapping
 slide_idea := One thread per element of $C$: a dot product of a row of $A$ and a column of $B$ \
-    | x picks the row, so a warp's loads of $A$ are $K$ floats apart: \R{ch1.naive.ncu.sectors_per_req} sectors per request \
-    | Prediction, the L1's bandwidth is the limit: \R{verdict.ch1_l1}
+    | x picks the row, so a warp's loads of $A$ are $K$ floats apart: {{ch1.naive.ncu.sectors_per_req}} sectors per request \
+    | Prediction, the L1's bandwidth is the limit: {{verdict.ch1_l1}}
 programs := ch1
 needs := sm_75
 libs := -lcublas
 headline := naive
 lab := Naive kernel
 lab_kernel := sgemm_naive
-lab_hours := 1
+lab_hours := 0.5
 lab_needs := C
 model.ch1_l1_tflops := ceil.sms * 2 * ceil.clock_mhz / 1e6
 verdict.ch1_l1 := ch1.naive.4096.tflops / model.ch1_l1_tflops ; 0.75 ; \

@@ -500,18 +500,10 @@ bf16_mma(int m, int n, int k, float alpha, const bf16_bits *a, int lda,
         __syncthreads();
         {
             const int s = 0, kk = 0, buf = 0;
-            #pragma unroll
-            for (int mi = 0; mi < WM / 16; mi++)
-                ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 16] + mi * 16 * BK);
-            #pragma unroll
-            for (int ni = 0; ni < WN / 8; ni += 2) {
-                unsigned r4[4];
-                ldmatrix_x4_trans(r4, bpipe + (s * BK + kk) * BN + boff[ni / 2]);
-                bf[buf][ni][0] = r4[0];
-                bf[buf][ni][1] = r4[1];
-                bf[buf][ni + 1][0] = r4[2];
-                bf[buf][ni + 1][1] = r4[3];
-            }
+            /* Not the lab's: the BF16 kernel's fragment loads, taken out with
+               the TF32 ones, which they would give away (its entry, bf16,
+               computes nothing now and is not graded). */
+            (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
         }
         for (int step = 0; step < steps; step++) {
             int s = step % STAGES;
@@ -552,32 +544,16 @@ bf16_mma(int m, int n, int k, float alpha, const bf16_bits *a, int lda,
                     cp_async_wait<STAGES - 2>();
                     __syncthreads();
                     const int s = (step + 1) % STAGES, kk = 0, buf = (p + 1) % 2;
-                    #pragma unroll
-                    for (int mi = 0; mi < WM / 16; mi++)
-                        ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 16] + mi * 16 * BK);
-                    #pragma unroll
-                    for (int ni = 0; ni < WN / 8; ni += 2) {
-                        unsigned r4[4];
-                        ldmatrix_x4_trans(r4, bpipe + (s * BK + kk) * BN + boff[ni / 2]);
-                        bf[buf][ni][0] = r4[0];
-                        bf[buf][ni][1] = r4[1];
-                        bf[buf][ni + 1][0] = r4[2];
-                        bf[buf][ni + 1][1] = r4[3];
-                    }
+                    /* Not the lab's: the BF16 kernel's fragment loads, taken out with
+                       the TF32 ones, which they would give away (its entry, bf16,
+                       computes nothing now and is not graded). */
+                    (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
                 } else {
                     const int kk = (p + 1) * 16, buf = (p + 1) % 2;
-                    #pragma unroll
-                    for (int mi = 0; mi < WM / 16; mi++)
-                        ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 16] + mi * 16 * BK);
-                    #pragma unroll
-                    for (int ni = 0; ni < WN / 8; ni += 2) {
-                        unsigned r4[4];
-                        ldmatrix_x4_trans(r4, bpipe + (s * BK + kk) * BN + boff[ni / 2]);
-                        bf[buf][ni][0] = r4[0];
-                        bf[buf][ni][1] = r4[1];
-                        bf[buf][ni + 1][0] = r4[2];
-                        bf[buf][ni + 1][1] = r4[3];
-                    }
+                    /* Not the lab's: the BF16 kernel's fragment loads, taken out with
+                       the TF32 ones, which they would give away (its entry, bf16,
+                       computes nothing now and is not graded). */
+                    (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
                 }
                 const int buf = p % 2;
                 #pragma unroll
@@ -629,18 +605,10 @@ bf16_mma(int m, int n, int k, float alpha, const bf16_bits *a, int lda,
         __syncthreads();
         {
             const int s = 0, kk = 0, buf = 0;
-            #pragma unroll
-            for (int mi = 0; mi < WM / 16; mi++)
-                ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 16] + mi * 16 * BK);
-            #pragma unroll
-            for (int ni = 0; ni < WN / 8; ni += 2) {
-                unsigned r4[4];
-                ldmatrix_x4_trans(r4, bpipe + (s * BK + kk) * BN + boff[ni / 2]);
-                bf[buf][ni][0] = r4[0];
-                bf[buf][ni][1] = r4[1];
-                bf[buf][ni + 1][0] = r4[2];
-                bf[buf][ni + 1][1] = r4[3];
-            }
+            /* Not the lab's: the BF16 kernel's fragment loads, taken out with
+               the TF32 ones, which they would give away (its entry, bf16,
+               computes nothing now and is not graded). */
+            (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
         }
         for (int step = 0; step < steps; step++) {
             int s = step % STAGES;
@@ -681,32 +649,16 @@ bf16_mma(int m, int n, int k, float alpha, const bf16_bits *a, int lda,
                     cp_async_wait<STAGES - 2>();
                     __syncthreads();
                     const int s = (step + 1) % STAGES, kk = 0, buf = (p + 1) % 2;
-                    #pragma unroll
-                    for (int mi = 0; mi < WM / 16; mi++)
-                        ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 16] + mi * 16 * BK);
-                    #pragma unroll
-                    for (int ni = 0; ni < WN / 8; ni += 2) {
-                        unsigned r4[4];
-                        ldmatrix_x4_trans(r4, bpipe + (s * BK + kk) * BN + boff[ni / 2]);
-                        bf[buf][ni][0] = r4[0];
-                        bf[buf][ni][1] = r4[1];
-                        bf[buf][ni + 1][0] = r4[2];
-                        bf[buf][ni + 1][1] = r4[3];
-                    }
+                    /* Not the lab's: the BF16 kernel's fragment loads, taken out with
+                       the TF32 ones, which they would give away (its entry, bf16,
+                       computes nothing now and is not graded). */
+                    (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
                 } else {
                     const int kk = (p + 1) * 16, buf = (p + 1) % 2;
-                    #pragma unroll
-                    for (int mi = 0; mi < WM / 16; mi++)
-                        ldmatrix_x4(af[buf][mi], apipe + s * BM * BK + aoff[kk / 16] + mi * 16 * BK);
-                    #pragma unroll
-                    for (int ni = 0; ni < WN / 8; ni += 2) {
-                        unsigned r4[4];
-                        ldmatrix_x4_trans(r4, bpipe + (s * BK + kk) * BN + boff[ni / 2]);
-                        bf[buf][ni][0] = r4[0];
-                        bf[buf][ni][1] = r4[1];
-                        bf[buf][ni + 1][0] = r4[2];
-                        bf[buf][ni + 1][1] = r4[3];
-                    }
+                    /* Not the lab's: the BF16 kernel's fragment loads, taken out with
+                       the TF32 ones, which they would give away (its entry, bf16,
+                       computes nothing now and is not graded). */
+                    (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
                 }
                 const int buf = p % 2;
                 #pragma unroll

@@ -1,7 +1,7 @@
 slide_figure := fig-mma-mainloop
 slide_idea := Tensor cores: \texttt{mma.sync} on fragments loaded with \texttt{ldmatrix}, TF32 and BF16 \
-    | TF32 at $8192^3$: \R{ch10.mma.8192.tflops} TFLOP/s, \R{model.mma_pct_ceiling}\,\% of the \texttt{mma.sync} ceiling \
-    | Predictions: issue \R{verdict.ch10_issue}, rate \R{verdict.ch10_rate}
+    | TF32 at $8192^3$: {{ch10.mma.8192.tflops}} TFLOP/s, {{model.mma_pct_ceiling}}\% of the \texttt{mma.sync} ceiling \
+    | Predictions: issue {{verdict.ch10_issue}}, rate {{verdict.ch10_rate}}
 programs := ch10 ch10sweep
 roots := ch10.h
 links := ch9 ch8 ch5
@@ -16,9 +16,10 @@ sass := mma:HMMA.1688.F32.TF32 mma:LDSM.16.M88.4 bf16:HMMA.16816.F32.BF16 \
         bf16:LDSM.16.MT88.4 wmma:HMMA.1684.F32.TF32
 lab := Load the TF32 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]
 lab_kernel := tf32_mma
-lab_hours := 3
+lab_hours := 1.5
 lab_needs := lab 9, mma.sync fragment layouts, sm_80
 lab_entries := mma
+lab_also := Load the BF16 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]
 model.mma_pct_ceiling := 100 * ch10.mma.8192.tflops \
     / ch10.micro.mma_tf32.tflops | %.0f
 compare.ch10_cublas_tf32_peak := ch10.mma.8192.cublas_tflops ; \

@@ -1,7 +1,7 @@
 slide_figure := fig-3xtf32
 slide_idea := 3xTF32: each FP32 operand split into a big and a small TF32 part, three products \
-    | Error at $4096^3$ against float64: \R{ch11.3xtf32.4096.error}; cuBLAS FP32's: \R{ch0.cublas.4096.error} \
-    | More than a third of TF32's speed: \R{verdict.ch11_third}
+    | Error at $4096^3$ against float64: {{ch11.3xtf32.4096.error}}; cuBLAS FP32's: {{ch0.cublas.4096.error}} \
+    | More than a third of TF32's speed: {{verdict.ch11_third}}
 programs := ch11
 links := ch10 ch9 ch8 ch5
 extra_runs := --size 8192
@@ -11,7 +11,7 @@ headline := 3xtf32
 sass := 3xtf32:HMMA.1688.F32.TF32 3xtf32:LDSM.16.M88.4
 lab := Split a TF32 operand into a big and a small part
 lab_kernel := tf32x3_mma
-lab_hours := 2
+lab_hours := 0.75
 lab_needs := lab 10
 lab_entries := 3xtf32
 model.third_tf32_4096 := ch11.tf32.4096.tflops / 3 | %.0f

@@ -298,12 +298,13 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
                             uint64_t big_a, big_b, small_a, small_b;
                             {
                                 int op = 0;
-                                /* Lab, chapter 12: the wgmma descriptors of step kk (a 32-byte slice
-                                   of K of the 128-byte swizzled rows) for operand pair op of stage
-                                   st: da for this consumer's tile mi of A (64 rows, 1024 bytes per
-                                   eight rows), db for the whole tile of B, which is n-major for BF16
-                                   and k-major for TF32.  Use wgmma_desc(address, leading byte offset,
-                                   stride byte offset).  The lines below only let the program compile:
+                                /* Lab, chapter 12: the wgmma descriptors of step kk (of the four of
+                                   a stage) for operand pair op of stage st: da for this consumer's
+                                   tile mi of A (64 rows of 128-byte swizzled rows, k contiguous), db
+                                   for the whole tile of B, which is n-major for BF16 (a step is 16 of
+                                   its rows) and k-major for TF32.  Use wgmma_desc(address, leading
+                                   byte offset, stride byte offset); the figure of the swizzle shows
+                                   the offsets.  The lines below only let the program compile:
                                    replace them. */
                                 uint64_t da = 0, db = 0;
                                 (void)op;
@@ -312,12 +313,13 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
                             }
                             {
                                 int op = 1;
-                                /* Lab, chapter 12: the wgmma descriptors of step kk (a 32-byte slice
-                                   of K of the 128-byte swizzled rows) for operand pair op of stage
-                                   st: da for this consumer's tile mi of A (64 rows, 1024 bytes per
-                                   eight rows), db for the whole tile of B, which is n-major for BF16
-                                   and k-major for TF32.  Use wgmma_desc(address, leading byte offset,
-                                   stride byte offset).  The lines below only let the program compile:
+                                /* Lab, chapter 12: the wgmma descriptors of step kk (of the four of
+                                   a stage) for operand pair op of stage st: da for this consumer's
+                                   tile mi of A (64 rows of 128-byte swizzled rows, k contiguous), db
+                                   for the whole tile of B, which is n-major for BF16 (a step is 16 of
+                                   its rows) and k-major for TF32.  Use wgmma_desc(address, leading
+                                   byte offset, stride byte offset); the figure of the swizzle shows
+                                   the offsets.  The lines below only let the program compile:
                                    replace them. */
                                 uint64_t da = 0, db = 0;
                                 (void)op;
@@ -329,12 +331,13 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
                             wgmma_tf32(fresh, big_a, big_b);
                         } else {
                             int op = 0;
-                            /* Lab, chapter 12: the wgmma descriptors of step kk (a 32-byte slice
-                               of K of the 128-byte swizzled rows) for operand pair op of stage
-                               st: da for this consumer's tile mi of A (64 rows, 1024 bytes per
-                               eight rows), db for the whole tile of B, which is n-major for BF16
-                               and k-major for TF32.  Use wgmma_desc(address, leading byte offset,
-                               stride byte offset).  The lines below only let the program compile:
+                            /* Lab, chapter 12: the wgmma descriptors of step kk (of the four of
+                               a stage) for operand pair op of stage st: da for this consumer's
+                               tile mi of A (64 rows of 128-byte swizzled rows, k contiguous), db
+                               for the whole tile of B, which is n-major for BF16 (a step is 16 of
+                               its rows) and k-major for TF32.  Use wgmma_desc(address, leading
+                               byte offset, stride byte offset); the figure of the swizzle shows
+                               the offsets.  The lines below only let the program compile:
                                replace them. */
                             uint64_t da = 0, db = 0;
                             (void)op;

@@ -2,7 +2,7 @@ slide_figure := timeline-ch13
 slide_chunk := The overlapped job
 slide_idea := The whole job: $A$ and $B$ to the GPU, the product, $C$ back \
     | Pinned memory, streams and panels overlap the copies with the product \
-    | The floor prediction: \R{verdict.ch13_floor}
+    | The floor prediction: {{verdict.ch13_floor}}
 lab_none := chapter 13 writes no kernel: its job runs chapter 9's with copies and streams, and its exercises are its lab
 programs := ch13
 roots := ch13.h

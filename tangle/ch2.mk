@@ -1,14 +1,14 @@
 slide_figure := fig-warp-mapping
 slide_idea := Same computation, but x picks the column: a warp reads one row of $B$ and one value of $A$ \
-    | \R{ch2.coalesced.ncu.sectors_per_req} sectors per request, against \R{ch1.naive.ncu.sectors_per_req} in chapter 1 \
-    | \R{ch2.4096.speedup} times chapter 1's speed at $4096^3$
+    | {{ch2.coalesced.ncu.sectors_per_req}} sectors per request, against {{ch1.naive.ncu.sectors_per_req}} in chapter 1 \
+    | {{ch2.4096.speedup}} times chapter 1's speed at $4096^3$
 programs := ch2
 needs := sm_75
 libs := -lcublas
 headline := coalesced
 lab := Coalesced kernel
 lab_kernel := sgemm_coalesced
-lab_hours := 1
+lab_hours := 0.5
 lab_needs := lab 1
 model.ch2_lsu_tflops := 16 * ceil.sms * 2 * ceil.clock_mhz / 1e6
 model.ch2_l1_limit_tflops := model.ch1_l1_tflops * 33 / 2

@@ -1,7 +1,7 @@
 slide_figure := fig-smem-tiling
 slide_idea := Tiles of $32\times32$ of $A$ and $B$ in shared memory: a value read from global memory serves 32 threads \
-    | Shared loads become the limit: \R{ch3.smem.ncu.lds_per_ffma} per FFMA, \R{ch3.smem.ncu.lds_wavefronts} wavefronts each \
-    | The wavefront ceiling is \R{model.ch3_wavefront_tflops} TFLOP/s; the kernel reaches \R{model.ch3_pct_of_wavefront}\,\% of it
+    | Shared loads become the limit: {{ch3.smem.ncu.lds_per_ffma}} per FFMA, {{ch3.smem.ncu.lds_wavefronts}} wavefronts each \
+    | The wavefront ceiling is {{model.ch3_wavefront_tflops}} TFLOP/s; the kernel reaches {{model.ch3_pct_of_wavefront}}\% of it
 programs := ch3
 needs := sm_75
 libs := -lcublas
@@ -9,8 +9,8 @@ headline := smem
 sass := smem:LDS.128
 lab := Shared-memory tiled kernel
 lab_kernel := sgemm_smem
-lab_hours := 2
-lab_needs := lab 2, __syncthreads
+lab_hours := 1
+lab_needs := lab 2, [[__syncthreads]]
 model.ch3_lsu_tflops := 32 / 1.25 * ceil.sms * 2 * ceil.clock_mhz / 1e6
 model.ch3_pct_of_lsu := 100 * ch3.smem.4096.tflops \
                         / model.ch3_lsu_tflops | %.0f

@@ -40,12 +40,12 @@ sgemm_tile1d(int m, int n, int k, float alpha,
                                ? b[(t + i) * ldb + col0 + j] : 0.0f;
             }
         __syncthreads();
-        /* Lab, chapter 4: for each step p of the tile (p < BK), load the
-           thread's TM values of column p of the A tile (rows ty * TM + i of
-           as) and its TN values of row p of the B tile (columns tx * TN + j
-           of bs) into registers, and add their outer product to
-           accum[TM][TN].  Unroll the loops (the sizes are constants) so that
-           everything stays in registers.  The line below only lets the
+        /* Lab, chapter 4: thread (tx, ty) computes a TM x TN tile of the
+           block's tile of C.  For each step p of the tiles in shared memory
+           (p < BK), load into registers the TM values of column p of as and
+           the TN values of row p of bs that its tile needs, and add their
+           outer product to accum[TM][TN].  Unroll the loops (the sizes are
+           constants) so that everything stays in registers.  The line below only lets the
            program compile: replace it. */
         accum[0][0] += as[0][0] * bs[0][0];
         __syncthreads();
@@ -113,12 +113,12 @@ sgemm_tile2d(int m, int n, int k, float alpha,
                                ? b[(t + i) * ldb + col0 + j] : 0.0f;
             }
         __syncthreads();
-        /* Lab, chapter 4: for each step p of the tile (p < BK), load the
-           thread's TM values of column p of the A tile (rows ty * TM + i of
-           as) and its TN values of row p of the B tile (columns tx * TN + j
-           of bs) into registers, and add their outer product to
-           accum[TM][TN].  Unroll the loops (the sizes are constants) so that
-           everything stays in registers.  The line below only lets the
+        /* Lab, chapter 4: thread (tx, ty) computes a TM x TN tile of the
+           block's tile of C.  For each step p of the tiles in shared memory
+           (p < BK), load into registers the TM values of column p of as and
+           the TN values of row p of bs that its tile needs, and add their
+           outer product to accum[TM][TN].  Unroll the loops (the sizes are
+           constants) so that everything stays in registers.  The line below only lets the
            program compile: replace it. */
         accum[0][0] += as[0][0] * bs[0][0];
         __syncthreads();

@@ -1,15 +1,16 @@
 slide_figure := fig-outer-product
 slide_idea := Each thread computes a tile of $C$ as outer products of registers \
-    | Shared load instructions per FFMA fall to \R{ch4.tile2d.ncu.lds_per_ffma} \
-    | The 1D kernel's prediction: \R{verdict.ch4_tile1d}; the 2D kernel runs at \R{ch4.tile2d.4096.tflops} TFLOP/s
+    | Shared load instructions per FFMA fall to {{ch4.tile2d.ncu.lds_per_ffma}} \
+    | The 1D kernel's prediction: {{verdict.ch4_tile1d}}; the 2D kernel runs at {{ch4.tile2d.4096.tflops}} TFLOP/s
 programs := ch4
 needs := sm_75
 libs := -lcublas
 headline := tile2d
 lab := Accumulate outer products
 lab_kernel := sgemm_tile2d
-lab_hours := 2
+lab_hours := 0.75
 lab_needs := lab 3
+lab_entries := tile1d tile2d
 model.ch4_tile2d_block_regs := ch4.tile2d.ncu.regs_alloc \
                                * ch4.tile2d.ncu.block_size | %d
 model.ch4_tile2d_reg_blocks := int(dev.regs_per_sm \

@@ -1,7 +1,7 @@
 slide_figure := fig-flat-index
 slide_idea := How threads copy is separated from how they compute: one flat index for the copies \
-    | The 1D kernel is now \R{compare.ch5_remap1d_smem} chapter 3's\R{compare.ch5_remap1d_smem.by} \
-    | The 2D kernel's speed unchanged, as predicted: \R{verdict.ch5_remap2d}
+    | The 1D kernel is now {{compare.ch5_remap1d_smem}} chapter 3's{{compare.ch5_remap1d_smem.by}} \
+    | The 2D kernel's speed unchanged, as predicted: {{verdict.ch5_remap2d}}
 programs := ch5
 roots := ch5.h
 needs := sm_75
@@ -9,8 +9,9 @@ libs := -lcublas
 headline := remap2d
 lab := Load the tiles with a flat thread index
 lab_kernel := sgemm_remap2d
-lab_hours := 1.5
+lab_hours := 0.5
 lab_needs := lab 4
+lab_entries := remap1d remap2d
 model.ch5_remap1d_ceiling_tflops := model.ch4_tile1d_ceiling_tflops \
                                     / ch4.tile1d.ncu.lds_wavefronts
 model.ch5_remap1d_expect_tflops := model.ch5_remap1d_ceiling_tflops \

@@ -1,7 +1,7 @@
 slide_figure := fig-float4-transpose
 slide_idea := 128-bit accesses: four floats per load and store instruction \
     | The tile of $A$ is stored transposed, so that a thread reads its column as \texttt{float4}s \
-    | \R{ch6.4096.speedup} times chapter 5's speed at $4096^3$; rows that are not 16-byte aligned run chapter 5's kernel
+    | {{ch6.4096.speedup}} times chapter 5's speed at $4096^3$; rows that are not 16-byte aligned run chapter 5's kernel
 programs := ch6
 roots := ch6.h
 links := ch5
@@ -12,7 +12,7 @@ sass := float4:LDS.128 float4:LDG.E.128 float4:STS.128 \
         float4:STG.E.128
 lab := Outer product of step [[p]], read as float4s
 lab_kernel := sgemm_float4
-lab_hours := 2
+lab_hours := 0.75
 lab_needs := lab 5
 lab_reach := aligned
 model.pitched_copy_gb := 2 * 2 * 4097^2 * 4 / 1e9

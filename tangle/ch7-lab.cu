@@ -116,13 +116,21 @@ sgemm_padded(int m, int n, int k, float alpha,
 #undef AT
 #undef BT
 
-/* Lab, chapter 7: AT(p, r), where element (p, r) of the transposed
-   tile of A lives in ast, and BT(p, c), where element (p, c) of the
-   tile of B lives in bs, XORed so that the warps' stores of A and
-   loads of B spread over the banks.  The XORs are ASWIZZLE(p) and
-   BSWIZZLE(c) of the chapter's header (work out your own first, from
-   the bank arithmetic).  Every store and every load goes through these
-   two macros, so one layout serves both; APAD stays 0. */
+/* Lab, chapter 7: the swizzles and the layout they give.
+   ASWIZZLE(p) is what to XOR into column r of row p of the transposed
+   tile of A, so that a warp's 32 stores of a column of A reach 32
+   banks; BSWIZZLE(c) what to XOR into column c of the tile of B, so
+   that a half-warp's 16-byte loads of a row meet each group of four
+   banks as few times as they can.  Both must be multiples of 4 (a
+   float4 stays whole) and keep a column inside its tile (the
+   static_asserts check).  AT(p, r) and BT(p, c) say where elements
+   (p, r) of the transposed tile of A and (p, c) of the tile of B live
+   in ast and bs; every store and every load goes through them, so one
+   layout serves both.  APAD stays 0. */
+#undef ASWIZZLE
+#undef BSWIZZLE
+#define ASWIZZLE(p) 0
+#define BSWIZZLE(c) 0
 #define APAD 0
 #define AT(p, r) ast[0][0]
 #define BT(p, c) bs[0][0]

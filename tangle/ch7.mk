@@ -1,7 +1,7 @@
 slide_figure := fig-bank-conflicts
 slide_idea := 32 banks of 4 bytes: different words of one bank in one access take a wavefront each \
-    | Padding or an XOR swizzle: shared loads from \R{ch6.float4.ncu.lds_wavefronts} to \R{ch7.swizzled.ncu.lds_wavefronts} wavefronts \
-    | The speed prediction: \R{verdict.ch7_speed}
+    | Padding or an XOR swizzle: shared loads from {{ch6.float4.ncu.lds_wavefronts}} to {{ch7.swizzled.ncu.lds_wavefronts}} wavefronts \
+    | The speed prediction: {{verdict.ch7_speed}}
 programs := ch7
 roots := ch7.h
 links := ch6 ch5
@@ -13,7 +13,7 @@ sass := swizzled:LDS.128 swizzled:STS.128 swizzled:LDG.E.128 \
         padded:LDS.128
 lab := Where the swizzled kernel keeps a tile's elements
 lab_kernel := sgemm_swizzled
-lab_hours := 2
+lab_hours := 1
 lab_needs := lab 6
 lab_reach := aligned
 model.ch6_ld_conflicts_per_lds := ch6.float4.ncu.bank_conflicts \

@@ -1,7 +1,7 @@
 slide_figure := fig-warp-tile
 slide_idea := Threadblock tile $\to$ warp tile $\to$ thread tile \
     | A warp's $32\times64$ tile needs 96 values per step instead of 144 \
-    | Wavefronts: \R{verdict.ch8_wavefronts}; speed: \R{verdict.ch8_speed}
+    | Wavefronts: {{verdict.ch8_wavefronts}}; speed: {{verdict.ch8_speed}}
 programs := ch8
 roots := ch8.h
 links := ch5
@@ -13,7 +13,7 @@ sass := warptile:LDS.128 warptile:STS.128 warptile:LDG.E.128 \
         warptile:STG.E.128
 lab := Which rows and columns of the warp tile a lane computes
 lab_kernel := sgemm_warptile
-lab_hours := 2
+lab_hours := 0.5
 lab_needs := lab 7
 lab_reach := aligned
 model.ch8_ffma_share := 100 / ch8.warptile.ncu.inst_per_ffma | %.0f

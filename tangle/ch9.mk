@@ -1,7 +1,7 @@
 slide_figure := fig-cpasync-pipeline
 slide_idea := Double buffering and a \texttt{cp.async} pipeline: the next tiles load while these are multiplied \
     | Tiles chosen by the shape; split-K and stream-K fill the last wave \
-    | \R{ch9.tuned.4096.pct_cublas}\,\% of cuBLAS at $4096^3$, \R{ch9.tuned.8192.pct_cublas}\,\% at $8192^3$
+    | {{ch9.tuned.4096.pct_cublas}}\% of cuBLAS at $4096^3$, {{ch9.tuned.8192.pct_cublas}}\% at $8192^3$
 programs := ch9 ch9sweep
 roots := ch9.h
 links := ch8 ch5
@@ -18,7 +18,7 @@ sass := pipe:LDGSTS.E pipe:LDGSTS.E.BYPASS.128.ZFILL pipe:LDS.128 \
         tuned:REDG.E.ADD.F32.FTZ.RN.STRONG.GPU|RED.E.ADD.F32.FTZ.RN.STRONG.GPU
 lab := Pipelined main loop
 lab_kernel := sgemm_pipe
-lab_hours := 3
+lab_hours := 1
 lab_needs := lab 8, C++ templates, inline PTX (cp.async), sm_80
 model.waves_4096 := 16 * 32 / gpu.sms | %.2f
 model.waves_4097 := 17 * 33 / gpu.sms | %.2f
