@@ -393,7 +393,7 @@ readme: README.md
 # (after the tools are installed: the table's tools use gawk, which a
 # fresh machine gets with noweb)
 README.md: $(wildcard $(RESULTS)/*.csv) $(NW) build/manifest.tsv \
-           book/tools/readme-table book/tools/csv.awk | $(TOOLS_STAMP)
+           book/tools/readme-table book/tools/chapter-title book/tools/csv.awk | $(TOOLS_STAMP)
 	@book/tools/splice-readme '$(RESULTS)' $(NW)
 
 # --- tests ----------------------------------------------------------------

@@ -201,7 +201,7 @@ book-clean:
 SLIDES := $(CHAPTERS:%=build/slides/ch%.pdf)
 .PHONY: slides
 slides: $(SLIDES)
-build/slides/ch%.md: book/tools/slides build/results.keys build/manifest.tsv $(NW) \
+build/slides/ch%.md: book/tools/slides book/tools/chapter-title build/results.keys build/manifest.tsv $(NW) \
     $(APPENDICES) | $(TOOLS_STAMP)
 	@mkdir -p $(@D)
 	book/tools/slides $(BOOK_OUT) $* > $@.tmp && mv $@.tmp $@
