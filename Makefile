@@ -86,7 +86,8 @@ nw_upto = $(NW_UPTO_$(1))
 FIELDS := programs roots common links needs flags libs headline sass lab \
           lab_kernel extra_runs ceilings sweep spills micro micro_links \
           events profile_at emulated may_spill lab_hours lab_needs lab_reach \
-          lab_entries lab_also lab_none slide_figure slide_chunk slide_idea
+          lab_entries lab_also lab_none slide_figure slide_chunk slide_idea \
+          suite
 define read_manifest
 include tangle/ch$(1).mk
 $$(foreach f,$$(FIELDS),$$(eval ch$(1).$$(f) := $$$$(value $$(f)))\

@@ -28,7 +28,9 @@ BOOK_FIGS     := $(patsubst figures/%.tex,build/fig/%,$(wildcard figures/fig-*.t
                  build/fig/progress build/fig/roofline \
                  $(foreach n,$(CHAPTERS),$(if $(strip $(RESULTS)),$(if \
                    $(wildcard $(RESULTS)/sweep-ch$(n).csv),build/fig/sweep-ch$(n)))) \
-                 $(foreach n,$(CHAPTERS),$(if $(strip $(ch$(n).events)),build/fig/timeline-ch$(n)))
+                 $(foreach n,$(CHAPTERS),$(if $(strip $(ch$(n).events)),build/fig/timeline-ch$(n))) \
+                 $(foreach n,$(CHAPTERS),$(if $(strip $(RESULTS)),$(if \
+                   $(wildcard $(RESULTS)/suite-ch$(n).csv),build/fig/suite-ch$(n))))
 # The chapters' LaTeX, or with -backend cat noweb's token stream for the
 # HTML book: noweb's noweave pipeline with the book's own filters.
 BOOK_NOWEAVE  := book/tools/weave
@@ -47,9 +49,9 @@ book-html: build/book.html
 # key<TAB>value file plus build/res/*.tex (tables, chart, \R definitions).
 # The directory itself is a prerequisite so that a removed CSV is noticed.
 build/results.keys: book/tools/results book/tools/more-keys book/tools/roofline \
-    book/tools/sweep-table book/tools/timeline \
+    book/tools/sweep-table book/tools/suite-table book/tools/timeline \
     book/tools/sass-excerpt book/tools/models book/tools/csv.awk book/tools/chart.awk \
-    build/manifest.tsv \
+    build/manifest.tsv $(wildcard shapes/*.csv) \
     build/res/config $(BOOK_CSV) $(BOOK_FACTS) \
     $(BOOK_CU) $(if $(strip $(RESULTS)),$(wildcard $(RESULTS))) | $(TOOLS_STAMP)
 	book/tools/results $(BOOK_OUT) '$(RESULTS)' $(CHAPTERS)
@@ -94,6 +96,9 @@ build/fig/roofline.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
 # A chapter's tuning sweep as a chart (book/tools/sweep-table).
 build/fig/sweep-ch%.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
 	$(call book-fig,build/res/sweep-ch$*-plot.tex)
+# A chapter's shape suite as a chart (book/tools/suite-table).
+build/fig/suite-ch%.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
+	$(call book-fig,build/res/suite-ch$*-plot.tex)
 # A chapter's trace of timed steps (book/tools/timeline).
 build/fig/timeline-ch%.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
 	$(call book-fig,build/res/timeline-ch$*-plot.tex)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <cuda.h>
 #include <cudaTypedefs.h>
-#include "ch10.h"
+#include "ch12.h"
 
 __device__ __forceinline__ unsigned smem_addr(const void *p)
 {
@@ -759,3 +759,34 @@ extern "C" const struct chapter ch12sweep_program = {
     .title = "the Hopper kernel: ring depths and tile orders",
     .kernels = sweep_kernels, .nkernels = COUNT_OF(sweep_kernels),
 };
+
+void hopper_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
+                 int lda, const bf16_bits *b, int ldb, float beta, float *c,
+                 int ldc)
+{
+    run_hopper<STORE_BY_TMA>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void hopper_tf32(int m, int n, int k, float alpha,
+                 const float *a, int lda, const float *b, int ldb,
+                 float beta, float *c, int ldc)
+{
+    run_hopper_tf32<TF32_KIND>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void hopper_3xtf32(int m, int n, int k, float alpha,
+                   const float *a, int lda, const float *b, int ldb,
+                   float beta, float *c, int ldc)
+{
+    run_hopper_tf32<X3_KIND>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void hopper_reserve(int m, int n, int k, const struct operands *set)
+{
+    reserve_passes(m, n, k, set);
+}
+
+void hopper_release(void)
+{
+    free_passes();
+}

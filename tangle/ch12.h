@@ -1,0 +1,17 @@
+/* ch12.h: what chapter 14 uses of chapter 12. */
+#ifndef CH12_H
+#define CH12_H
+#include "ch10.h"
+
+void hopper_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
+                 int lda, const bf16_bits *b, int ldb, float beta, float *c,
+                 int ldc);
+void hopper_tf32(int m, int n, int k, float alpha,
+                 const float *a, int lda, const float *b, int ldb,
+                 float beta, float *c, int ldc);
+void hopper_3xtf32(int m, int n, int k, float alpha,
+                   const float *a, int lda, const float *b, int ldb,
+                   float beta, float *c, int ldc);
+void hopper_reserve(int m, int n, int k, const struct operands *set);
+void hopper_release(void);
+#endif

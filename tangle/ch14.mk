@@ -1,0 +1,32 @@
+slide_figure := suite-ch14
+slide_chunk := The FP32 dispatcher
+slide_idea := One entry point per precision, for any $M$, $N$, $K$, leading dimensions, $\alpha$, $\beta$ \
+    | A thin product streams the larger operand when $M$ or $N$ is small; BF16 rows are copied to alignment \
+    | Over {{ch14.suite.shapes}} public shapes, FP32 at {{ch14.suite.fp32.geomean_pct}}\%, BF16 at {{ch14.suite.bf16.geomean_pct}}\% of cuBLAS (geometric means)
+programs := ch14
+roots := ch14.h
+links := ch12 ch10 ch9 ch8 ch5
+suite := shapes/suite.csv
+needs := sm_90a
+libs := -lcublas
+headline := fp32
+profile_at := 1x4096x14336:fp32 16x4096x14336:fp32 128x4096x4096:fp32 \
+    256x256x65536:fp32-tiles 16x4096x14336:bf16-tiles 1x4096x14336:bf16
+lab_none := chapter 14 adds schedules around the kernels of earlier labs; its exercises are its lab
+model.ch14_thin_fp32_tflops := 2 * 16 / 4 * ceil.copy_tbs | %.0f
+model.ch14_thin_bf16_tflops := 2 * 16 / 2 * ceil.copy_tbs | %.0f
+model.ch14_thin_bf16_4_tflops := 2 * 4 / 2 * ceil.copy_tbs | %.0f
+model.ch14_pad_mb := 2 * 2 * 2 * 4093 * 4093 / 1e6 | %.0f
+model.ch14_pad_us := model.ch14_pad_mb / ceil.copy_tbs | %.0f
+model.ch14_copy_gbs := 1000 * ceil.copy_tbs | %.0f
+model.ch14_tiles_256 := 4 | %d
+model.ch14_idle_256 := 100 * (1 - 4 / gpu.sms) | %.0f
+model.ch14_bf16_useful_16 := 100 * 16 / 128 | %.1f
+verdict.ch14_fp32 := ch14.suite.fp32.geomean_pct ; 95 ; inf ; 1
+verdict.ch14_tf32 := ch14.suite.tf32.geomean_pct ; 95 ; inf ; 1
+verdict.ch14_bf16 := ch14.suite.bf16.geomean_pct ; 95 ; inf ; 1
+verdict.ch14_3x_never := ch14.suite.3xtf32.below100 ; 0 ; 0 ; 0
+verdict.ch14_3x_big := ch14.suite.3xtf32.big_min_x ; 2 ; inf ; 0.02
+verdict.ch14_3x_err := ch14.suite.3xtf32.err_worse ; 0 ; 0 ; 0
+verdict.ch14_thin_fp32 := ch14.suite.fp32.1x4096x14336.gbs ; 0.9 * 1000 * ceil.copy_tbs ; inf ; \
+    ch14.suite.fp32.1x4096x14336.gbs * ch14.fp32.4096.spread_pct / 100
