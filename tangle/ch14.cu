@@ -142,20 +142,24 @@ thin_cols(int m, int n, int k, int kslice, float alpha,
         }
     }
     #pragma unroll
-    for (int r = 0; r < 4; r++)
+    for (int r = 0; r < 4; r++) {
+        float mine = 0.0f;
         #pragma unroll
         for (int j = 0; j < THIN; j++) {
             float v = acc[r][j];
             for (int d = 16; d > 0; d /= 2)
                 v += __shfl_xor_sync(0xffffffffu, v, d);
-            if (lane == j && j < cols && row0 + r < m) {
-                float *cij = &c[(size_t)(row0 + r) * ldc + col0 + j];
-                if (gridDim.y > 1)
-                    atomicAdd(cij, alpha * v);
-                else
-                    *cij = beta == 0.0f ? alpha * v : alpha * v + beta * *cij;
-            }
+            if (lane == j)
+                mine = v;
         }
+        if (lane < cols && row0 + r < m) {
+            float *cij = &c[(size_t)(row0 + r) * ldc + col0 + lane];
+            if (gridDim.y > 1)
+                atomicAdd(cij, alpha * mine);
+            else
+                *cij = beta == 0.0f ? alpha * mine : alpha * mine + beta * *cij;
+        }
+    }
 }
 __global__ void scale_by_beta(int m, int n, float beta, float *c, int ldc)
 {
@@ -175,10 +179,19 @@ static void scale_for_split(int m, int n, float beta, float *c, int ldc)
     }
 }
 
-static int split_for(int blocks, int k, int step)
+template <typename F>
+static int resident(F *kernel, int threads)
+{
+    int per_sm = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
+                                                             threads, 0));
+    return per_sm * sm_count();
+}
+
+static int split_for(int blocks, int resident, int k, int step)
 {
     int steps = CEIL_DIV(k, step);
-    int splits = CEIL_DIV(4 * sm_count(), blocks);
+    int splits = CEIL_DIV(min(resident, 4 * sm_count()), blocks);
     return splits < 1 ? 1 : splits > steps ? steps : splits;
 }
 template <typename T, int VEC, int R>
@@ -201,7 +214,10 @@ static void launch_thin(int m, int n, int k, float alpha, const T *a, int lda, c
         int threads = min(4 * THIN_THREADS / W,
                           CEIL_DIV(CEIL_DIV(n, W), 32) * 32);
         int blocks = CEIL_DIV(m, r) * CEIL_DIV(n, W * threads);
-        int splits = split_for(blocks, k, THIN_KC);
+        int res = r == 1 ? resident(thin_rows<T, VEC, 1>, threads)
+                : r == 4 ? resident(thin_rows<T, VEC, 4>, threads)
+                : resident(thin_rows<T, VEC, RMAX>, threads);
+        int splits = split_for(blocks, res, k, THIN_KC);
         int kslice = CEIL_DIV(CEIL_DIV(k, splits), THIN_KC) * THIN_KC;
         splits = CEIL_DIV(k, kslice);
         if (splits > 1)
@@ -215,18 +231,19 @@ static void launch_thin(int m, int n, int k, float alpha, const T *a, int lda, c
         else
             launch_thin_rows<T, VEC, RMAX>(threads, blocks, splits, kslice,
                                            m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        chose("thin rows: %d a block, %d blocks of %d threads, K split %d ways",
+        chose("thin rows: %d a block; %d blocks of %d threads; K split %d ways",
               r, blocks, threads, splits);
     } else {
         int blocks = CEIL_DIV(n, THIN) * CEIL_DIV(m, 4 * THIN_THREADS / 32);
-        int splits = split_for(blocks, k, 4 * THIN_KC);
+        int splits = split_for(blocks, resident(thin_cols<T, VEC>, THIN_THREADS),
+                               k, 4 * THIN_KC);
         int kslice = CEIL_DIV(CEIL_DIV(k, splits), 4 * THIN_KC) * 4 * THIN_KC;
         splits = CEIL_DIV(k, kslice);
         if (splits > 1)
             scale_for_split(m, n, beta, c, ldc);
         thin_cols<T, VEC><<<dim3(blocks, splits), THIN_THREADS>>>(
             m, n, k, kslice, alpha, a, lda, b, ldb, beta, c, ldc);
-        chose("thin columns: %d blocks, K split %d ways", blocks, splits);
+        chose("thin columns: %d blocks; K split %d ways", blocks, splits);
     }
     CUDA_CHECK(cudaGetLastError());
 }
@@ -249,7 +266,8 @@ static int thin(int m, int n, int most)
 
 static int narrow(int m, int n)
 {
-    return m <= 256 && m <= n && CEIL_DIV(m, 128) * CEIL_DIV(n, 128) < sm_count();
+    return m <= 256 && m <= n
+        && 3 * CEIL_DIV(m, 128) * CEIL_DIV(n, 128) < sm_count();
 }
 void gemm_fp32(int m, int n, int k, float alpha,
                const float *a, int lda, const float *b, int ldb,
@@ -270,6 +288,7 @@ void gemm_tf32(int m, int n, int k, float alpha,
         run_thin<float>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
+    gemm_reserve(m, n, k, NULL);
     hopper_tf32(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     chose("tiles: chapter 12's TF32 product");
 }
@@ -282,6 +301,7 @@ void gemm_3xtf32(int m, int n, int k, float alpha,
         run_thin<float>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
+    gemm_reserve(m, n, k, NULL);
     hopper_3xtf32(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     chose("tiles: chapter 12's 3xTF32 product");
 }
@@ -313,13 +333,15 @@ void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
         return;
     }
     int copies = !rows_aligned(a, lda) + !rows_aligned(b, ldb);
+    if (copies)
+        gemm_reserve(m, n, k, NULL);
     if (!rows_aligned(a, lda))
         a = aligned_copy(a, m, k, lda, pad_buf, &lda);
     if (!rows_aligned(b, ldb))
         b = aligned_copy(b, k, n, ldb, pad_buf + (size_t)m * CEIL_DIV(k, 8) * 8,
                          &ldb);
     hopper_bf16(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    chose("tiles: chapter 12's BF16 product, %d aligned copies", copies);
+    chose("tiles: chapter 12's BF16 product after %d aligned copies", copies);
 }
 void gemm_reserve(int m, int n, int k, const struct operands *set)
 {
@@ -350,39 +372,39 @@ static void setup_bf16(int m, int n, int k, const struct operands *set)
 
 static const struct kernel kernels[] = {
     { .name = "fp32", .what = "the FP32 dispatcher (CUDA cores)",
-      .function = FUNCTION(thin_rows<float, 1, 1>), .run = gemm_fp32 },
+      .function = FUNCTION(sgemm_dbuf<LARGE>), .run = gemm_fp32 },
     { .name = "fp32-tiles", .what = "chapter 9's tuned kernel alone",
       .function = FUNCTION(sgemm_dbuf<LARGE>), .run = run_tuned },
     { .name = "fp32-thin", .what = "the thin kernels alone, FP32",
-      .function = FUNCTION(thin_rows<float, 1, THIN>),
+      .function = "thin_rows<float, 1, 16>",
       .run = run_thin<float> },
     { .name = "tf32", .what = "the TF32 dispatcher",
-      .function = FUNCTION(thin_rows<float, 1, 1>),
+      .function = "hopper_gemm<1, 1, 2, 0>",
       .precision = TF32, .run = gemm_tf32,
       .setup = gemm_reserve, .teardown = gemm_release },
     { .name = "tf32-tiles", .what = "chapter 12's TF32 product alone",
-      .function = FUNCTION(hopper_gemm<TF32_KIND, 1, 2, 0>),
+      .function = "hopper_gemm<1, 1, 2, 0>",
       .precision = TF32, .run = hopper_tf32,
       .setup = hopper_reserve, .teardown = hopper_release },
     { .name = "3xtf32", .what = "the 3xTF32 dispatcher",
-      .function = FUNCTION(thin_rows<float, 1, 1>),
+      .function = "hopper_gemm<2, 1, 1, 0>",
       .precision = FP32_3XTF32, .run = gemm_3xtf32,
       .setup = gemm_reserve, .teardown = gemm_release },
     { .name = "3xtf32-tiles", .what = "chapter 12's 3xTF32 product alone",
-      .function = FUNCTION(hopper_gemm<X3_KIND, 1, 1, 0>),
+      .function = "hopper_gemm<2, 1, 1, 0>",
       .precision = FP32_3XTF32, .run = hopper_3xtf32,
       .setup = hopper_reserve, .teardown = hopper_release },
     { .name = "bf16", .what = "the BF16 dispatcher",
-      .function = FUNCTION(thin_rows<bf16_bits, 1, 1>),
+      .function = "hopper_gemm<0, 1, 2, 0>",
       .precision = BF16, .run_bf16 = gemm_bf16,
       .setup = setup_bf16, .teardown = gemm_release },
     { .name = "bf16-tiles",
       .what = "chapter 12's BF16 product alone (chapter 10's if unaligned)",
-      .function = FUNCTION(hopper_gemm<BF16_KIND, 1, 2, 0>),
+      .function = "hopper_gemm<0, 1, 2, 0>",
       .precision = BF16, .run_bf16 = hopper_bf16,
       .setup = convert_to_bf16 },
     { .name = "cublas-fp32", .what = "cuBLAS FP32, for its error",
-      .function = "cublas", .run = cublas_sgemm },
+      .run = cublas_sgemm },
 };
 
 extern "C" const struct chapter ch14_program = {

@@ -10,8 +10,9 @@ suite := shapes/suite.csv
 needs := sm_90a
 libs := -lcublas
 headline := fp32
-profile_at := 1x4096x14336:fp32 16x4096x14336:fp32 128x4096x4096:fp32 \
-    256x256x65536:fp32-tiles 16x4096x14336:bf16-tiles 1x4096x14336:bf16
+profile_at := 1x4096x14336:fp32:thin_rows 16x4096x14336:fp32:thin_rows \
+    128x4096x4096:fp32:thin_rows 1x28672x8192:fp32:thin_rows \
+    256x256x65536:fp32-tiles 16x4096x14336:bf16-tiles 1x4096x14336:bf16:thin_rows
 lab_none := chapter 14 adds schedules around the kernels of earlier labs; its exercises are its lab
 model.ch14_thin_fp32_tflops := 2 * 16 / 4 * ceil.copy_tbs | %.0f
 model.ch14_thin_bf16_tflops := 2 * 16 / 2 * ceil.copy_tbs | %.0f
@@ -19,6 +20,7 @@ model.ch14_thin_bf16_4_tflops := 2 * 4 / 2 * ceil.copy_tbs | %.0f
 model.ch14_pad_mb := 2 * 2 * 2 * 4093 * 4093 / 1e6 | %.0f
 model.ch14_pad_us := model.ch14_pad_mb / ceil.copy_tbs | %.0f
 model.ch14_copy_gbs := 1000 * ceil.copy_tbs | %.0f
+model.ch14_thin_copy_pct := 100 * ch14.suite.fp32.1x4096x14336.gbs / (1000 * ceil.copy_tbs) | %.0f
 model.ch14_tiles_256 := 4 | %d
 model.ch14_idle_256 := 100 * (1 - 4 / gpu.sms) | %.0f
 model.ch14_bf16_useful_16 := 100 * 16 / 128 | %.1f
