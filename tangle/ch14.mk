@@ -21,6 +21,14 @@ model.ch14_pad_mb := 2 * 2 * 2 * 4093 * 4093 / 1e6 | %.0f
 model.ch14_pad_us := model.ch14_pad_mb / ceil.copy_tbs | %.0f
 model.ch14_copy_gbs := 1000 * ceil.copy_tbs | %.0f
 model.ch14_thin_copy_pct := 100 * ch14.suite.fp32.1x4096x14336.gbs / (1000 * ceil.copy_tbs) | %.0f
+model.ch14_ans_cublas70_pct := 100 * ch14.suite.fp32.1x28672x8192.cublas_gbs / (1000 * ceil.copy_tbs) | %.0f
+model.ch14_thin_copy70_pct := 100 * ch14.suite.fp32.1x28672x8192.gbs / (1000 * ceil.copy_tbs) | %.0f
+model.ch14_thin16_copy_pct := 100 * ch14.suite.fp32.16x4096x14336.gbs / (1000 * ceil.copy_tbs) | %.0f
+model.ch14_bf16_thin_copy_pct := 100 * ch14.suite.bf16.1x4096x14336.gbs / (1000 * ceil.copy_tbs) | %.0f
+compare.ch14_pad := ch14.suite.bf16.4093x4099x4091.tflops ; \
+    ch14.suite.bf16-tiles.4093x4099x4091.tflops ; \
+    ch14.suite.bf16.4093x4099x4091.spread_pct ; \
+    ch14.suite.bf16-tiles.4093x4099x4091.spread_pct | faster than the fallback / slower than the fallback
 model.ch14_tiles_256 := 4 | %d
 model.ch14_idle_256 := 100 * (1 - 4 / gpu.sms) | %.0f
 model.ch14_bf16_useful_16 := 100 * 16 / 128 | %.1f
