@@ -29,8 +29,6 @@ compare.ch14_pad := ch14.suite.bf16.4093x4099x4091.tflops ; \
     ch14.suite.bf16-tiles.4093x4099x4091.tflops ; \
     ch14.suite.bf16.4093x4099x4091.spread_pct ; \
     ch14.suite.bf16-tiles.4093x4099x4091.spread_pct | faster than the fallback / slower than the fallback
-model.ch14_tiles_256 := 4 | %d
-model.ch14_idle_256 := 100 * (1 - 4 / gpu.sms) | %.0f
 model.ch14_bf16_useful_16 := 100 * 16 / 128 | %.1f
 verdict.ch14_fp32 := ch14.suite.fp32.geomean_pct ; 95 ; inf ; 1
 verdict.ch14_tf32 := ch14.suite.tf32.geomean_pct ; 95 ; inf ; 1
