@@ -210,7 +210,7 @@ template <int KIND, int CLUSTER, int M64, int ST>
 __global__ void __launch_bounds__(384, 1)
 hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
             int k, float alpha, float beta, float *c_, int ldc, int group,
-            int store)
+            int store, int slice)
 {
     typedef hopper_shape<KIND, M64, ST> S;
     extern __shared__ __align__(1024) char smem_raw[];
@@ -219,7 +219,8 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
     int wg = threadIdx.x / 128, steps = CEIL_DIV(k, S::BK);
     int rank = CLUSTER == 1 ? 0 : cluster_rank();
     int tiles_m = CEIL_DIV(m, S::BM), tiles_n = CEIL_DIV(n, CLUSTER * S::BN);
-    int tiles = tiles_m * tiles_n;
+    int tiles = tiles_m * tiles_n, slices = CEIL_DIV(steps, slice);
+    int units = tiles * slices;
     if (threadIdx.x == 0) {
         for (int s = 0; s < S::STAGES; s++) {
             mbar_init(&full[s], 1);
@@ -234,14 +235,16 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
     if (wg == 0) {
         regs_down<40>();
         if (threadIdx.x == 0)
-            for (int tile = blockIdx.x / CLUSTER, it = 0; tile < tiles;
-                 tile += gridDim.x / CLUSTER) {
+            for (int unit = blockIdx.x / CLUSTER, it = 0; unit < units;
+                 unit += gridDim.x / CLUSTER) {
+                int tile = unit % tiles, first = unit / tiles * slice;
+                int last = min(first + slice, steps);
                 int tiles_in_group = group * tiles_n;
                 int first_row = tile / tiles_in_group * group;
                 int rows_here = min(tiles_m - first_row, group);
                 int row0 = (first_row + tile % tiles_in_group % rows_here) * S::BM;
                 int col0 = (tile % tiles_in_group / rows_here * CLUSTER + rank) * S::BN;
-                for (int step = 0; step < steps; step++, it++) {
+                for (int step = first; step < last; step++, it++) {
                     int s = it % S::STAGES;
                     char *st = stages + s * S::STAGE_BYTES;
                     if (it >= S::STAGES)
@@ -271,8 +274,10 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
         regs_up<232>();
         int c = wg - 1;
         float acc[S::MI][64], fresh[64];
-        for (int tile = blockIdx.x / CLUSTER, it = 0; tile < tiles;
-             tile += gridDim.x / CLUSTER) {
+        for (int unit = blockIdx.x / CLUSTER, it = 0; unit < units;
+             unit += gridDim.x / CLUSTER) {
+            int tile = unit % tiles, first = unit / tiles * slice;
+            int last = min(first + slice, steps);
             int tiles_in_group = group * tiles_n;
             int first_row = tile / tiles_in_group * group;
             int rows_here = min(tiles_m - first_row, group);
@@ -285,7 +290,7 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
                     acc[mi][i] = 0.0f;
                 fresh[i] = 0.0f;
             }
-            for (int step = 0; step < steps; step++, it++) {
+            for (int step = first; step < last; step++, it++) {
                 int s = it % S::STAGES;
                 char *st = stages + s * S::STAGE_BYTES;
                 mbar_wait(&full[s], (it / S::STAGES) & 1);
@@ -345,7 +350,7 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
                 } else {
                     wgmma_wait<1>();
                 }
-                if (step > 0 && threadIdx.x % 128 == 0)
+                if (step > first && threadIdx.x % 128 == 0)
                     {
                         int done = (it - 1) % S::STAGES;
                         if (CLUSTER == 1)
@@ -411,7 +416,15 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
                             int col = col0 + 8 * (i / 4) + 2 * (lane % 4);
                             float *cij = &c_[(size_t)row * ldc + col];
                             float2 v = make_float2(alpha * acc[mi][i], alpha * acc[mi][i + 1]);
-                            if (row < m && col + 1 < n && pairs) {
+                            if (slices > 1) {
+                                if (row < m && col + 1 < n && pairs) {
+                                    atomicAdd((float2 *)cij, v);
+                                } else if (row < m && col < n) {
+                                    atomicAdd(cij, v.x);
+                                    if (col + 1 < n)
+                                        atomicAdd(cij + 1, v.y);
+                                }
+                            } else if (row < m && col + 1 < n && pairs) {
                                 if (beta != 0.0f) {
                                     float2 old = *(float2 *)cij;
                                     v.x += beta * old.x;
@@ -547,12 +560,15 @@ enum { BLOCK_PER_TILE = 0, PERSISTENT = 1 };   /* PERSIST: the grid */
 enum { STORE_DIRECT = 0, STORE_BY_TMA = 1 };   /* STORE: the epilogue */
 
 template <int KIND, int PERSIST, int GROUP, int M64, int STORE, int ST = 0>
-static void launch_hopper(struct hopper_maps *maps, int m, int n, int k,
-                          float alpha, float beta, float *c, int ldc)
+static void launch_hopper(struct hopper_maps *maps, int splits, int m,
+                          int n, int k, float alpha, float beta, float *c,
+                          int ldc)
 {
     typedef hopper_shape<KIND, M64, ST> S;
     static int ready;
     int tiles = CEIL_DIV(m, S::BM) * CEIL_DIV(n, S::BN);
+    int steps = CEIL_DIV(k, S::BK), slice = CEIL_DIV(steps, splits);
+    int units = tiles * CEIL_DIV(steps, slice);
     int store = STORE && tma_ok(c, ldc, 4);
     if (store)
         tensor_map(&maps->c, c, 0, m, n, ldc, 64, 32);
@@ -562,17 +578,17 @@ static void launch_hopper(struct hopper_maps *maps, int m, int n, int k,
                                         (int)S::SMEM));
         ready = 1;
     }
-    int grid = PERSIST ? min(tiles, sm_count()) : tiles;
+    int grid = PERSIST ? min(units, sm_count()) : units;
     hopper_gemm<KIND, 1, M64, ST><<<grid, 384, S::SMEM>>>(*maps, m, n, k, alpha,
                                                       beta, c, ldc, GROUP,
-                                                      store);
+                                                      store, slice);
     CUDA_CHECK(cudaGetLastError());
 }
 
 template <int PERSIST, int GROUP, int M64, int STORE, int ST = 0>
-static void run_hopper_bf16(int m, int n, int k, float alpha,
-                            const bf16_bits *a, int lda, const bf16_bits *b,
-                            int ldb, float beta, float *c, int ldc)
+static void slices_bf16(int splits, int m, int n, int k, float alpha,
+                        const bf16_bits *a, int lda, const bf16_bits *b,
+                        int ldb, float beta, float *c, int ldc)
 {
     struct hopper_maps maps;
     if (!tma_ok(a, lda, 2) || !tma_ok(b, ldb, 2)) {
@@ -581,8 +597,17 @@ static void run_hopper_bf16(int m, int n, int k, float alpha,
     }
     tensor_map(&maps.a[0], a, 1, m, k, lda, 128 * M64, 64);
     tensor_map(&maps.b[0], b, 1, k, n, ldb, 64, 64);
-    launch_hopper<BF16_KIND, PERSIST, GROUP, M64, STORE, ST>(&maps, m, n, k,
-                                                            alpha, beta, c, ldc);
+    launch_hopper<BF16_KIND, PERSIST, GROUP, M64, STORE, ST>(&maps, splits, m,
+                                                            n, k, alpha, beta,
+                                                            c, ldc);
+}
+
+template <int PERSIST, int GROUP, int M64, int STORE, int ST = 0>
+static void run_hopper_bf16(int m, int n, int k, float alpha,
+                            const bf16_bits *a, int lda, const bf16_bits *b,
+                            int ldb, float beta, float *c, int ldc)
+{
+    slices_bf16<PERSIST, GROUP, M64, STORE, ST>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 template <int STORE>
@@ -596,12 +621,12 @@ static void run_hopper(int m, int n, int k, float alpha, const bf16_bits *a,
         run_hopper_bf16<PERSISTENT, 8, 1, STORE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-template <int KIND>
-static void run_hopper_tf32(int m, int n, int k, float alpha,
-                            const float *a, int lda, const float *b, int ldb,
-                            float beta, float *c, int ldc)
+template <int KIND, int M64, int STORE>
+static void slices_tf32(int splits, int m, int n, int k, float alpha,
+                                    const float *a, int lda, const float *b, int ldb,
+                                    float beta, float *c, int ldc)
 {
-    typedef hopper_shape<KIND> S;
+    typedef hopper_shape<KIND, M64> S;
     struct hopper_maps maps;
     int ld = CEIL_DIV(k, 4) * 4, x3 = KIND == X3_KIND;
     float *ab = pass_buf, *as = ab + (size_t)m * ld;
@@ -618,8 +643,16 @@ static void run_hopper_tf32(int m, int n, int k, float alpha,
         tensor_map(&maps.a[1], as, 0, m, k, ld, S::BM, 32);
         tensor_map(&maps.b[1], bs, 0, n, k, ld, S::BN, 32);
     }
-    launch_hopper<KIND, PERSISTENT, 8, S::MI, STORE_BY_TMA>(&maps, m, n, k,
-                                                          alpha, beta, c, ldc);
+    launch_hopper<KIND, PERSISTENT, 8, M64, STORE>(&maps, splits, m, n, k,
+                                                 alpha, beta, c, ldc);
+}
+
+template <int KIND>
+static void run_hopper_tf32(int m, int n, int k, float alpha,
+                            const float *a, int lda, const float *b, int ldb,
+                            float beta, float *c, int ldc)
+{
+    slices_tf32<KIND, hopper_shape<KIND>::MI, STORE_BY_TMA>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 template <int CLUSTER, int STORE>
 static void launch_hopper_clusters(struct hopper_maps *maps, int m, int n,
@@ -658,7 +691,7 @@ static void launch_hopper_clusters(struct hopper_maps *maps, int m, int n,
     cfg.gridDim = dim3(CLUSTER * min(tiles, most));
     CUDA_CHECK(cudaLaunchKernelEx(&cfg, hopper_gemm<BF16_KIND, CLUSTER, 2, 0>,
                                   *maps, m, n, k, alpha, beta, c, ldc, 8,
-                                  store));
+                                  store, CEIL_DIV(k, S::BK)));
 }
 
 template <int CLUSTER, int STORE>
@@ -767,6 +800,30 @@ void hopper_3xtf32(int m, int n, int k, float alpha,
                    float beta, float *c, int ldc)
 {
     run_hopper_tf32<X3_KIND>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void hopper_bf16_split(int splits, int m, int n, int k, float alpha,
+                       const bf16_bits *a, int lda, const bf16_bits *b,
+                       int ldb, float *c, int ldc)
+{
+    slices_bf16<PERSISTENT, 8, 1, STORE_DIRECT>(splits, m, n, k, alpha, a,
+                                                lda, b, ldb, 1.0f, c, ldc);
+}
+
+void hopper_tf32_split(int splits, int m, int n, int k, float alpha,
+                       const float *a, int lda, const float *b, int ldb,
+                       float *c, int ldc)
+{
+    slices_tf32<TF32_KIND, 1, STORE_DIRECT>(splits, m, n, k, alpha, a, lda,
+                                            b, ldb, 1.0f, c, ldc);
+}
+
+void hopper_3xtf32_split(int splits, int m, int n, int k, float alpha,
+                         const float *a, int lda, const float *b, int ldb,
+                         float *c, int ldc)
+{
+    slices_tf32<X3_KIND, 1, STORE_DIRECT>(splits, m, n, k, alpha, a, lda,
+                                          b, ldb, 1.0f, c, ldc);
 }
 
 void hopper_reserve(int m, int n, int k, const struct operands *set)

@@ -12,6 +12,17 @@ void hopper_tf32(int m, int n, int k, float alpha,
 void hopper_3xtf32(int m, int n, int k, float alpha,
                    const float *a, int lda, const float *b, int ldb,
                    float beta, float *c, int ldc);
+/* C += alpha A B, with K cut into [splits] slices whose products are
+   added into C atomically: the caller scales C by beta first. */
+void hopper_bf16_split(int splits, int m, int n, int k, float alpha,
+                       const bf16_bits *a, int lda, const bf16_bits *b,
+                       int ldb, float *c, int ldc);
+void hopper_tf32_split(int splits, int m, int n, int k, float alpha,
+                       const float *a, int lda, const float *b, int ldb,
+                       float *c, int ldc);
+void hopper_3xtf32_split(int splits, int m, int n, int k, float alpha,
+                         const float *a, int lda, const float *b, int ldb,
+                         float *c, int ldc);
 void hopper_reserve(int m, int n, int k, const struct operands *set);
 void hopper_release(void);
 #endif

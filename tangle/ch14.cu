@@ -269,6 +269,15 @@ static int narrow(int m, int n)
     return m <= 256 && m <= n
         && 3 * CEIL_DIV(m, 128) * CEIL_DIV(n, 128) < sm_count();
 }
+enum { SLICE_STEPS = 8, X3_SHORT_K = 192 };
+
+static int tensor_splits(int m, int n, int k, int bk)
+{
+    int tiles = CEIL_DIV(m, 128) * CEIL_DIV(n, 128);
+    int splits = sm_count() / tiles;          /* units in one wave */
+    int most = CEIL_DIV(k, bk) / SLICE_STEPS;   /* slices long enough */
+    return splits < most ? splits : most;
+}
 void gemm_fp32(int m, int n, int k, float alpha,
                const float *a, int lda, const float *b, int ldb,
                float beta, float *c, int ldc)
@@ -288,7 +297,14 @@ void gemm_tf32(int m, int n, int k, float alpha,
         run_thin<float>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
+    int splits = tensor_splits(m, n, k, 32);
     gemm_reserve(m, n, k, NULL);
+    if (splits > 1) {
+        scale_for_split(m, n, beta, c, ldc);
+        hopper_tf32_split(splits, m, n, k, alpha, a, lda, b, ldb, c, ldc);
+        chose("half tiles: chapter 12's TF32 product; K split %d ways", splits);
+        return;
+    }
     hopper_tf32(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     chose("tiles: chapter 12's TF32 product");
 }
@@ -297,11 +313,23 @@ void gemm_3xtf32(int m, int n, int k, float alpha,
                  const float *a, int lda, const float *b, int ldb,
                  float beta, float *c, int ldc)
 {
-    if (thin(m, n, THIN) || narrow(m, n)) {
+    if (k < X3_SHORT_K) {
+        gemm_fp32(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        return;
+    }
+    if (thin(m, n, THIN)) {
         run_thin<float>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
+    int splits = tensor_splits(m, n, k, 32);
     gemm_reserve(m, n, k, NULL);
+    if (splits > 1) {
+        scale_for_split(m, n, beta, c, ldc);
+        hopper_3xtf32_split(splits, m, n, k, alpha, a, lda, b, ldb, c, ldc);
+        chose("half tiles: chapter 12's 3xTF32 product; K split %d ways",
+              splits);
+        return;
+    }
     hopper_3xtf32(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     chose("tiles: chapter 12's 3xTF32 product");
 }
@@ -340,6 +368,14 @@ void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
     if (!rows_aligned(b, ldb))
         b = aligned_copy(b, k, n, ldb, pad_buf + (size_t)m * CEIL_DIV(k, 8) * 8,
                          &ldb);
+    int splits = tensor_splits(m, n, k, 64);
+    if (splits > 1) {
+        scale_for_split(m, n, beta, c, ldc);
+        hopper_bf16_split(splits, m, n, k, alpha, a, lda, b, ldb, c, ldc);
+        chose("half tiles: chapter 12's BF16 product after %d aligned copies;"
+              " K split %d ways", copies, splits);
+        return;
+    }
     hopper_bf16(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     chose("tiles: chapter 12's BF16 product after %d aligned copies", copies);
 }

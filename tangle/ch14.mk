@@ -12,7 +12,10 @@ libs := -lcublas
 headline := fp32
 profile_at := 1x4096x14336:fp32:thin_rows 16x4096x14336:fp32:thin_rows \
     128x4096x4096:fp32:thin_rows 1x28672x8192:fp32:thin_rows \
-    256x256x65536:fp32-tiles 16x4096x14336:bf16-tiles 1x4096x14336:bf16:thin_rows
+    256x256x65536:fp32-tiles 16x4096x14336:bf16-tiles 1x4096x14336:bf16:thin_rows \
+    128x4096x14336:tf32:hopper_gemm 128x4096x14336:tf32-tiles:split_transposed \
+    8192x64x8192:tf32:hopper_gemm 8192x64x8192:tf32-tiles:split_rows \
+    256x256x65536:bf16:hopper_gemm
 lab_none := chapter 14 adds schedules around the kernels of earlier labs; its exercises are its lab
 model.ch14_thin_fp32_tflops := 2 * 16 / 4 * ceil.copy_tbs | %.0f
 model.ch14_thin_bf16_tflops := 2 * 16 / 2 * ceil.copy_tbs | %.0f
