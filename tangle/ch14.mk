@@ -1,7 +1,7 @@
 slide_figure := suite-ch14
 slide_chunk := The FP32 dispatcher
 slide_idea := One entry point per precision, for any $M$, $N$, $K$, leading dimensions, $\alpha$, $\beta$ \
-    | A thin product streams the larger operand when $M$ or $N$ is small; BF16 rows are copied to alignment \
+    | A thin product streams the larger operand when $M$ or $N$ is small; few tiles split $K$ on the tensor cores; BF16 rows are copied to alignment \
     | Over {{ch14.suite.shapes}} public shapes, FP32 at {{ch14.suite.fp32.geomean_pct}}\%, BF16 at {{ch14.suite.bf16.geomean_pct}}\% of cuBLAS (geometric means)
 programs := ch14
 roots := ch14.h
@@ -33,6 +33,15 @@ compare.ch14_pad := ch14.suite.bf16.4093x4099x4091.tflops ; \
     ch14.suite.bf16.4093x4099x4091.spread_pct ; \
     ch14.suite.bf16-tiles.4093x4099x4091.spread_pct | faster than the fallback / slower than the fallback
 model.ch14_bf16_useful_16 := 100 * 16 / 128 | %.1f
+model.ch14_split_256 := int(gpu.sms / 4) | %d
+model.ch14_split_stages := int((1024 + model.ch14_split_256 - 1) / model.ch14_split_256) | %d
+model.ch14_split_x_256 := ch14.suite.bf16-tiles.256x256x65536.ms / ch14.suite.bf16.256x256x65536.ms | %.1f
+model.ch14_split_mem_ms := (2 * 2 * 256 * 65536 + 4 * 256 * 256) / (ceil.copy_tbs * 1e9) | %.3f
+model.ch14_split_pred_ms := max(ch14.suite.bf16-tiles.256x256x65536.ms / model.ch14_split_256, \
+    model.ch14_split_mem_ms) | %.3f
+model.ch14_split_ratio := ch14.suite.bf16.256x256x65536.ms / model.ch14_split_pred_ms | %.2f
+verdict.ch14_split := model.ch14_split_ratio ; 0 ; 1.25 ; \
+    model.ch14_split_ratio * ch14.suite.bf16.256x256x65536.spread_pct / 100
 verdict.ch14_fp32 := ch14.suite.fp32.geomean_pct ; 95 ; inf ; 1
 verdict.ch14_tf32 := ch14.suite.tf32.geomean_pct ; 95 ; inf ; 1
 verdict.ch14_bf16 := ch14.suite.bf16.geomean_pct ; 95 ; inf ; 1
