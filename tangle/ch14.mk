@@ -32,12 +32,14 @@ compare.ch14_pad := ch14.suite.bf16.4093x4099x4091.tflops ; \
     ch14.suite.bf16-tiles.4093x4099x4091.tflops ; \
     ch14.suite.bf16.4093x4099x4091.spread_pct ; \
     ch14.suite.bf16-tiles.4093x4099x4091.spread_pct | faster than the fallback / slower than the fallback
+model.ch14_l2_b_times := ch14.fp32.128x4096x4096.ncu.l2_read_gb / (4 * 4096 * 4096 / 1e9) | %.1f
 model.ch14_bf16_useful_16 := 100 * 16 / 128 | %.1f
 model.ch14_split_256 := int(gpu.sms / 4) | %d
 model.ch14_split_stages := int((1024 + model.ch14_split_256 - 1) / model.ch14_split_256) | %d
+model.ch14_split_slices := int((1024 + model.ch14_split_stages - 1) / model.ch14_split_stages) | %d
 model.ch14_split_x_256 := ch14.suite.bf16-tiles.256x256x65536.ms / ch14.suite.bf16.256x256x65536.ms | %.1f
 model.ch14_split_mem_ms := (2 * 2 * 256 * 65536 + 4 * 256 * 256) / (ceil.copy_tbs * 1e9) | %.3f
-model.ch14_split_pred_ms := max(ch14.suite.bf16-tiles.256x256x65536.ms / model.ch14_split_256, \
+model.ch14_split_pred_ms := max(ch14.suite.bf16-tiles.256x256x65536.ms / model.ch14_split_slices, \
     model.ch14_split_mem_ms) | %.3f
 model.ch14_split_ratio := ch14.suite.bf16.256x256x65536.ms / model.ch14_split_pred_ms | %.2f
 verdict.ch14_split := model.ch14_split_ratio ; 0 ; 1.25 ; \
