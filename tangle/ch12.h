@@ -25,4 +25,6 @@ void hopper_3xtf32_split(int splits, int m, int n, int k, float alpha,
                          float *c, int ldc);
 void hopper_reserve(int m, int n, int k, const struct operands *set);
 void hopper_release(void);
+/* whether the copy engine can read rows of [size]-byte numbers at x */
+int tma_ok(const void *x, int ld, int size);
 #endif

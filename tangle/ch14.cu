@@ -161,24 +161,6 @@ thin_cols(int m, int n, int k, int kslice, float alpha,
         }
     }
 }
-__global__ void scale_by_beta(int m, int n, float beta, float *c, int ldc)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    for (; i < (size_t)m * n; i += (size_t)gridDim.x * blockDim.x)
-        c[i / n * ldc + i % n] *= beta;
-}
-
-static void scale_for_split(int m, int n, float beta, float *c, int ldc)
-{
-    if (beta == 0.0f)
-        CUDA_CHECK(cudaMemset2DAsync(c, (size_t)ldc * sizeof(float), 0,
-                                     (size_t)n * sizeof(float), m, 0));
-    else {
-        scale_by_beta<<<4 * sm_count(), 256>>>(m, n, beta, c, ldc);
-        CUDA_CHECK(cudaGetLastError());
-    }
-}
-
 template <typename F>
 static int resident(F *kernel, int threads)
 {
@@ -221,7 +203,7 @@ static void launch_thin(int m, int n, int k, float alpha, const T *a, int lda, c
         int kslice = CEIL_DIV(CEIL_DIV(k, splits), THIN_KC) * THIN_KC;
         splits = CEIL_DIV(k, kslice);
         if (splits > 1)
-            scale_for_split(m, n, beta, c, ldc);
+            scale_c(m, n, beta, c, ldc);
         if (r == 1)
             launch_thin_rows<T, VEC, 1>(threads, blocks, splits, kslice,
                                         m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
@@ -240,7 +222,7 @@ static void launch_thin(int m, int n, int k, float alpha, const T *a, int lda, c
         int kslice = CEIL_DIV(CEIL_DIV(k, splits), 4 * THIN_KC) * 4 * THIN_KC;
         splits = CEIL_DIV(k, kslice);
         if (splits > 1)
-            scale_for_split(m, n, beta, c, ldc);
+            scale_c(m, n, beta, c, ldc);
         thin_cols<T, VEC><<<dim3(blocks, splits), THIN_THREADS>>>(
             m, n, k, kslice, alpha, a, lda, b, ldb, beta, c, ldc);
         chose("thin columns: %d blocks; K split %d ways", blocks, splits);
@@ -264,30 +246,58 @@ static int thin(int m, int n, int most)
     return m <= most || n <= most;
 }
 
-static int narrow(int m, int n)
-{
-    return m <= 256 && m <= n
-        && 3 * CEIL_DIV(m, 128) * CEIL_DIV(n, 128) < sm_count();
-}
-enum { SLICE_STEPS = 8, X3_SHORT_K = 192 };
+enum { SPLIT_SAVES = 16, X3_SHORT_K = 192, X3_FEW = 64 };
 
-static int tensor_splits(int m, int n, int k, int bk)
+static int slices_for(int tiles, int per_sm, int steps, int floor)
 {
-    int tiles = CEIL_DIV(m, 128) * CEIL_DIV(n, 128);
-    int splits = sm_count() / tiles;          /* units in one wave */
-    int most = CEIL_DIV(k, bk) / SLICE_STEPS;   /* slices long enough */
-    return splits < most ? splits : most;
+    int splits = per_sm * sm_count() / tiles;   /* one wave of blocks */
+    if (splits > steps / floor)
+        splits = steps / floor;                 /* slices long enough */
+    if (splits < 2)
+        return 1;
+    int slice = CEIL_DIV(steps, splits);
+    return steps - slice >= SPLIT_SAVES ? CEIL_DIV(steps, slice) : 1;
 }
 void gemm_fp32(int m, int n, int k, float alpha,
                const float *a, int lda, const float *b, int ldb,
                float beta, float *c, int ldc)
 {
-    if (thin(m, n, THIN) || narrow(m, n)) {
+    int splits = slices_for(CEIL_DIV(m, 128) * CEIL_DIV(n, 64), 2,
+                            CEIL_DIV(k, 16), 16);
+    if (thin(m, n, THIN)) {
         run_thin<float>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        return;
+    }
+    if (splits > 1 || m <= 128) {
+        run_split(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
     run_tuned(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     chose("tiles: chapter 9's tuned kernel");
+}
+template <typename T>
+static void on_tensor_cores(const char *what, const char *after, int bk,
+                            void (*whole)(int, int, int, float, const T *,
+                                          int, const T *, int, float,
+                                          float *, int),
+                            void (*split)(int, int, int, int, float,
+                                          const T *, int, const T *, int,
+                                          float *, int),
+                            int m, int n, int k, float alpha, const T *a,
+                            int lda, const T *b, int ldb, float beta,
+                            float *c, int ldc)
+{
+    int splits = slices_for(CEIL_DIV(m, 128) * CEIL_DIV(n, 128), 1,
+                            CEIL_DIV(k, bk), 8);
+    if (splits > 1) {
+        scale_c(m, n, beta, c, ldc);
+        split(splits, m, n, k, alpha, a, lda, b, ldb, c, ldc);
+        chose("half tiles: chapter 12's %s product%s; K split %d ways",
+              what, after, splits);
+    } else {
+        whole(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        chose("tiles: chapter 12's %s product%s", what, after);
+    }
 }
 void gemm_tf32(int m, int n, int k, float alpha,
                const float *a, int lda, const float *b, int ldb,
@@ -297,49 +307,25 @@ void gemm_tf32(int m, int n, int k, float alpha,
         run_thin<float>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
-    int splits = tensor_splits(m, n, k, 32);
     gemm_reserve(m, n, k, NULL);
-    if (splits > 1) {
-        scale_for_split(m, n, beta, c, ldc);
-        hopper_tf32_split(splits, m, n, k, alpha, a, lda, b, ldb, c, ldc);
-        chose("half tiles: chapter 12's TF32 product; K split %d ways", splits);
-        return;
-    }
-    hopper_tf32(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    chose("tiles: chapter 12's TF32 product");
+    on_tensor_cores<float>("TF32", "", 32, hopper_tf32, hopper_tf32_split,
+                           m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void gemm_3xtf32(int m, int n, int k, float alpha,
                  const float *a, int lda, const float *b, int ldb,
                  float beta, float *c, int ldc)
 {
-    if (k < X3_SHORT_K) {
+    if (k < X3_SHORT_K || thin(m, n, X3_FEW)) {
         gemm_fp32(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
-    if (thin(m, n, THIN)) {
-        run_thin<float>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        return;
-    }
-    int splits = tensor_splits(m, n, k, 32);
     gemm_reserve(m, n, k, NULL);
-    if (splits > 1) {
-        scale_for_split(m, n, beta, c, ldc);
-        hopper_3xtf32_split(splits, m, n, k, alpha, a, lda, b, ldb, c, ldc);
-        chose("half tiles: chapter 12's 3xTF32 product; K split %d ways",
-              splits);
-        return;
-    }
-    hopper_3xtf32(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    chose("tiles: chapter 12's 3xTF32 product");
+    on_tensor_cores<float>("3xTF32", "", 32, hopper_3xtf32,
+                           hopper_3xtf32_split, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 static bf16_bits *pad_buf;
 static size_t pad_len;
-
-static int rows_aligned(const bf16_bits *x, int ld)
-{
-    return (uintptr_t)x % 16 == 0 && ld % 8 == 0;
-}
 
 static const bf16_bits *aligned_copy(const bf16_bits *x, int rows,
                                      int cols, int ld, bf16_bits *to,
@@ -356,28 +342,22 @@ void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
                int lda, const bf16_bits *b, int ldb, float beta, float *c,
                int ldc)
 {
+    static const char *const after[] = { "", " after 1 aligned copy",
+                                         " after 2 aligned copies" };
     if (thin(m, n, 4)) {
         run_thin<bf16_bits>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
-    int copies = !rows_aligned(a, lda) + !rows_aligned(b, ldb);
+    int copies = !tma_ok(a, lda, 2) + !tma_ok(b, ldb, 2);
     if (copies)
         gemm_reserve(m, n, k, NULL);
-    if (!rows_aligned(a, lda))
+    if (!tma_ok(a, lda, 2))
         a = aligned_copy(a, m, k, lda, pad_buf, &lda);
-    if (!rows_aligned(b, ldb))
+    if (!tma_ok(b, ldb, 2))
         b = aligned_copy(b, k, n, ldb, pad_buf + (size_t)m * CEIL_DIV(k, 8) * 8,
                          &ldb);
-    int splits = tensor_splits(m, n, k, 64);
-    if (splits > 1) {
-        scale_for_split(m, n, beta, c, ldc);
-        hopper_bf16_split(splits, m, n, k, alpha, a, lda, b, ldb, c, ldc);
-        chose("half tiles: chapter 12's BF16 product after %d aligned copies;"
-              " K split %d ways", copies, splits);
-        return;
-    }
-    hopper_bf16(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    chose("tiles: chapter 12's BF16 product after %d aligned copies", copies);
+    on_tensor_cores<bf16_bits>("BF16", after[copies], 64, hopper_bf16,
+                               hopper_bf16_split, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 void gemm_reserve(int m, int n, int k, const struct operands *set)
 {
@@ -400,6 +380,14 @@ void gemm_release(void)
     pad_len = 0;
 }
 
+static void fp32_split(int m, int n, int k, float alpha,
+                       const float *a, int lda, const float *b, int ldb,
+                       float beta, float *c, int ldc)
+{
+    run_split(slices_for(CEIL_DIV(m, 128) * CEIL_DIV(n, 64), 2,
+                         CEIL_DIV(k, 16), 16), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 static void setup_bf16(int m, int n, int k, const struct operands *set)
 {
     convert_to_bf16(m, n, k, set);
@@ -414,6 +402,8 @@ static const struct kernel kernels[] = {
     { .name = "fp32-thin", .what = "the thin kernels alone, FP32",
       .function = "thin_rows<float, 1, 16>",
       .run = run_thin<float> },
+    { .name = "fp32-split", .what = "chapter 9's split alone, by the rule",
+      .function = FUNCTION(sgemm_dbuf<SMALL>), .run = fp32_split },
     { .name = "tf32", .what = "the TF32 dispatcher",
       .function = "hopper_gemm<1, 1, 2, 0>",
       .precision = TF32, .run = gemm_tf32,

@@ -57,4 +57,8 @@ copy4(float *dst, const float *x, int ld, int row, int col,
 void run_tuned(int m, int n, int k, float alpha,
                const float *a, int lda, const float *b, int ldb,
                float beta, float *c, int ldc);
+void run_split(int splits, int m, int n, int k, float alpha,
+                           const float *a, int lda, const float *b, int ldb,
+                           float beta, float *c, int ldc);
+void scale_c(int m, int n, float beta, float *c, int ldc);
 #endif
