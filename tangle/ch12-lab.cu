@@ -491,7 +491,7 @@ static void tensor_map(CUtensorMap *map, const void *x, int bf16, int rows,
     }
 }
 
-static int tma_ok(const void *x, int ld, int size)
+int tma_ok(const void *x, int ld, int size)
 {
     return (uintptr_t)x % 16 == 0 && (size_t)ld * size % 16 == 0;
 }

@@ -11,7 +11,7 @@ needs := sm_90a
 libs := -lcublas
 headline := fp32
 profile_at := 1x4096x14336:fp32:thin_rows 16x4096x14336:fp32:thin_rows \
-    128x4096x4096:fp32:thin_rows 1x28672x8192:fp32:thin_rows \
+    35x8457x2560:fp32:sgemm_dbuf 256x256x65536:fp32:sgemm_dbuf 1x28672x8192:fp32:thin_rows \
     256x256x65536:fp32-tiles 16x4096x14336:bf16-tiles 1x4096x14336:bf16:thin_rows \
     128x4096x14336:tf32:hopper_gemm 128x4096x14336:tf32-tiles:split_transposed \
     8192x64x8192:tf32:hopper_gemm 8192x64x8192:tf32-tiles:split_rows \
@@ -32,7 +32,6 @@ compare.ch14_pad := ch14.suite.bf16.4093x4099x4091.tflops ; \
     ch14.suite.bf16-tiles.4093x4099x4091.tflops ; \
     ch14.suite.bf16.4093x4099x4091.spread_pct ; \
     ch14.suite.bf16-tiles.4093x4099x4091.spread_pct | faster than the fallback / slower than the fallback
-model.ch14_l2_b_times := ch14.fp32.128x4096x4096.ncu.l2_read_gb / (4 * 4096 * 4096 / 1e9) | %.1f
 model.ch14_bf16_useful_16 := 100 * 16 / 128 | %.1f
 model.ch14_split_256 := int(gpu.sms / 4) | %d
 model.ch14_split_stages := int((1024 + model.ch14_split_256 - 1) / model.ch14_split_256) | %d

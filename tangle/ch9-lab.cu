@@ -565,7 +565,7 @@ __global__ void scale_kernel(int m, int n, float beta, float *c, int ldc)
         }
 }
 
-static void scale_c(int m, int n, float beta, float *c, int ldc)
+void scale_c(int m, int n, float beta, float *c, int ldc)
 {
     dim3 grid(CEIL_DIV(n, 256), m < 1024 ? m : 1024);
     if (beta == 0.0f) {
@@ -684,6 +684,17 @@ void run_tuned(int m, int n, int k, float alpha,
         run_dbuf<SMALL>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     } else
         run_streamk<MIDDLE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void run_split(int splits, int m, int n, int k, float alpha,
+                           const float *a, int lda, const float *b, int ldb,
+                           float beta, float *c, int ldc)
+{
+    int steps = CEIL_DIV(k, 16), slice = CEIL_DIV(steps, splits);
+    splits = CEIL_DIV(steps, slice);
+    chose("128x64x16 tiles: %d blocks; K split %d ways",
+          CEIL_DIV(m, 128) * CEIL_DIV(n, 64), splits);
+    launch_dbuf<SMALL>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 static const struct kernel kernels[] = {
