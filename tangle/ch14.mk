@@ -33,6 +33,7 @@ compare.ch14_pad := ch14.suite.bf16.4093x4099x4091.tflops ; \
     ch14.suite.bf16.4093x4099x4091.spread_pct ; \
     ch14.suite.bf16-tiles.4093x4099x4091.spread_pct | faster than the fallback / slower than the fallback
 model.ch14_bf16_useful_16 := 100 * 16 / 128 | %.1f
+model.ch14_fp32_split_x := ch14.suite.fp32-tiles.2560x64x2560.ms / ch14.suite.fp32.2560x64x2560.ms | %.1f
 model.ch14_split_256 := int(gpu.sms / 4) | %d
 model.ch14_split_stages := int((1024 + model.ch14_split_256 - 1) / model.ch14_split_256) | %d
 model.ch14_split_slices := int((1024 + model.ch14_split_stages - 1) / model.ch14_split_stages) | %d
