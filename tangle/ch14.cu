@@ -258,17 +258,28 @@ static int slices_for(int tiles, int per_sm, int steps, int floor)
     int slice = CEIL_DIV(steps, splits);
     return steps - slice >= SPLIT_SAVES ? CEIL_DIV(steps, slice) : 1;
 }
+static int fp32_slices(int m, int n, int k)
+{
+    return slices_for(CEIL_DIV(m, 128) * CEIL_DIV(n, 64), 2,
+                      CEIL_DIV(k, 16), 16);
+}
+
+static int uneven(int m, int n)
+{
+    int tiles = CEIL_DIV(m, 128) * CEIL_DIV(n, 64);
+    return tiles > sm_count() && 2 * tiles < 3 * sm_count();
+}
+
 void gemm_fp32(int m, int n, int k, float alpha,
                const float *a, int lda, const float *b, int ldb,
                float beta, float *c, int ldc)
 {
-    int splits = slices_for(CEIL_DIV(m, 128) * CEIL_DIV(n, 64), 2,
-                            CEIL_DIV(k, 16), 16);
+    int splits = fp32_slices(m, n, k);
     if (thin(m, n, THIN)) {
         run_thin<float>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
-    if (splits > 1 || m <= 128) {
+    if (splits > 1 || (m <= 128 && !uneven(m, n))) {
         run_split(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
@@ -316,7 +327,7 @@ void gemm_3xtf32(int m, int n, int k, float alpha,
                  const float *a, int lda, const float *b, int ldb,
                  float beta, float *c, int ldc)
 {
-    if (k < X3_SHORT_K || thin(m, n, X3_FEW)) {
+    if (k < X3_SHORT_K || thin(m, n, THIN) || n <= X3_FEW) {
         gemm_fp32(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
@@ -384,8 +395,7 @@ static void fp32_split(int m, int n, int k, float alpha,
                        const float *a, int lda, const float *b, int ldb,
                        float beta, float *c, int ldc)
 {
-    run_split(slices_for(CEIL_DIV(m, 128) * CEIL_DIV(n, 64), 2,
-                         CEIL_DIV(k, 16), 16), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    run_split(fp32_slices(m, n, k), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 static void setup_bf16(int m, int n, int k, const struct operands *set)
