@@ -11,12 +11,17 @@ needs := sm_90a
 libs := -lcublas
 headline := fp32
 profile_at := 1x4096x14336:fp32:thin_rows 16x4096x14336:fp32:thin_rows \
-    35x8457x2560:fp32:sgemm_dbuf 256x256x65536:fp32:sgemm_dbuf 1x28672x8192:fp32:thin_rows \
+    35x8457x2560:fp32-split:sgemm_dbuf 35x8457x2560:fp32:sgemm_streamk \
+    256x256x65536:fp32:sgemm_dbuf 1x28672x8192:fp32:thin_rows \
     256x256x65536:fp32-tiles 16x4096x14336:bf16-tiles 1x4096x14336:bf16:thin_rows \
     128x4096x14336:tf32:hopper_gemm 128x4096x14336:tf32-tiles:split_transposed \
     8192x64x8192:tf32:hopper_gemm 8192x64x8192:tf32-tiles:split_rows \
     256x256x65536:bf16:hopper_gemm
-lab_none := chapter 14 adds schedules around the kernels of earlier labs; its exercises are its lab
+lab := Stream the rows of $B$ from [[kc]]
+lab_kernel := thin_rows
+lab_hours := 1
+lab_needs := lab 6 (16-byte loads), sm_90a for the chapter's program
+lab_entries := fp32-thin
 model.ch14_thin_fp32_tflops := 2 * 16 / 4 * ceil.copy_tbs | %.0f
 model.ch14_thin_bf16_tflops := 2 * 16 / 2 * ceil.copy_tbs | %.0f
 model.ch14_thin_bf16_4_tflops := 2 * 4 / 2 * ceil.copy_tbs | %.0f
@@ -33,6 +38,14 @@ compare.ch14_pad := ch14.suite.bf16.4093x4099x4091.tflops ; \
     ch14.suite.bf16.4093x4099x4091.spread_pct ; \
     ch14.suite.bf16-tiles.4093x4099x4091.spread_pct | faster than the fallback / slower than the fallback
 model.ch14_bf16_useful_16 := 100 * 16 / 128 | %.1f
+model.ch14_wait_224 := 2 * gpu.sms - 224 | %d
+model.ch14_ans6_r1 := ch14.fp32.1024.ms / ch14.fp32-tiles.1024.ms | %.3f
+model.ch14_ans6_r16 := ch14.suite.fp32.1024x1024x16384.ms \
+    / ch14.suite.fp32-tiles.1024x1024x16384.ms | %.3f
+model.ch14_ans6_keep := (16 * model.ch14_ans6_r16 - model.ch14_ans6_r1) / 15 | %.3f
+model.ch14_ans6_gain_pct := 100 * (1 - model.ch14_ans6_keep) | %.0f
+model.ch14_ans6_fixed := 1024 * (model.ch14_ans6_r1 - model.ch14_ans6_keep) | %.0f
+model.ch14_ans6_cross := model.ch14_ans6_fixed / (1 - model.ch14_ans6_keep) | %.0f
 model.ch14_fp32_split_x := ch14.suite.fp32-tiles.2560x64x2560.ms / ch14.suite.fp32.2560x64x2560.ms | %.1f
 model.ch14_split_256 := int(gpu.sms / 4) | %d
 model.ch14_split_stages := int((1024 + model.ch14_split_256 - 1) / model.ch14_split_256) | %d

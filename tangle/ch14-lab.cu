@@ -1,0 +1,441 @@
+/* ch14.cu: every shape, one entry point per precision. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "ch14.h"
+
+enum { THIN = 16, THIN_THREADS = 256, THIN_KC = 64 };
+__device__ __forceinline__ float as_float(float x) { return x; }
+__device__ __forceinline__ float as_float(bf16_bits x)
+{
+    return __uint_as_float((unsigned)x << 16);
+}
+
+template <typename T, int VEC>
+__device__ __forceinline__ void
+load16(float *v, const T *p, int valid)
+{
+    enum { W = 16 / sizeof(T) };
+    if (VEC && valid == W && sizeof(T) == 4) {
+        float4 q = __ldg((const float4 *)p);
+        v[0] = q.x; v[1] = q.y; v[2] = q.z; v[3] = q.w;
+    } else if (VEC && valid == W) {
+        uint4 q = __ldg((const uint4 *)p);
+        unsigned h[4] = { q.x, q.y, q.z, q.w };
+        #pragma unroll
+        for (int e = 0; e < 4; e++) {
+            v[2 * e] = __uint_as_float(h[e] << 16);
+            v[2 * e + 1] = __uint_as_float(h[e] & 0xffff0000u);
+        }
+    } else {
+        #pragma unroll
+        for (int e = 0; e < W; e++)
+            v[e] = e < valid ? as_float(p[e]) : 0.0f;
+    }
+}
+template <typename T, int VEC, int R>
+__global__ void __launch_bounds__(THIN_THREADS)
+thin_rows(int m, int n, int k, int kslice, float alpha,
+          const T *a, int lda, const T *b, int ldb,
+          float beta, float *c, int ldc)
+{
+    enum { W = 16 / sizeof(T) };
+    __shared__ __align__(16) float as[R][THIN_KC];
+    int groups = CEIL_DIV(m, R);
+    int row0 = blockIdx.x % groups * R, rows = min(R, m - row0);
+    int col = blockIdx.x / groups * W * blockDim.x + W * threadIdx.x;
+    int k0 = blockIdx.y * kslice, k1 = min(k, k0 + kslice);
+    int valid = min(W, n - col);
+    float acc[R][W];
+    #pragma unroll
+    for (int r = 0; r < R; r++)
+        #pragma unroll
+        for (int e = 0; e < W; e++)
+            acc[r][e] = 0.0f;
+    for (int kc = k0; kc < k1; kc += THIN_KC) {
+        __syncthreads();
+        for (int i = threadIdx.x; i < R * THIN_KC; i += blockDim.x) {
+            int r = i / THIN_KC, kk = i % THIN_KC;
+            as[r][kk] = r < rows && kc + kk < k1
+                ? as_float(a[(size_t)(row0 + r) * lda + kc + kk]) : 0.0f;
+        }
+        __syncthreads();
+        /* Lab, chapter 14: the main loop of the thin kernel for few rows.
+           The block has staged as[r][kk] = A[row0 + r][kc + kk] for r < R and
+           kk < THIN_KC (zero past the rows or the slice).  This thread owns
+           the W adjacent columns col .. col + W - 1 of C, of which valid lie
+           inside the matrix.  For every k from kc up to the end of the step,
+           min(kc + THIN_KC, k1), read the W values of row k of B from column
+           col with load16<T, VEC> (valid of them; past the slice, none) and
+           add as[r][k - kc] times them into acc[r][0 .. W-1] for every r.
+           The kernel is bound by memory: keep several loads of B in flight
+           before using them.  As written, nothing is added, and C comes out
+           as beta times C. */
+    }
+    for (int r = 0; r < rows; r++)
+        for (int e = 0; e < valid; e++) {
+            float *cij = &c[(size_t)(row0 + r) * ldc + col + e];
+            if (gridDim.y > 1)
+                atomicAdd(cij, alpha * acc[r][e]);
+            else
+                *cij = beta == 0.0f ? alpha * acc[r][e]
+                                    : alpha * acc[r][e] + beta * *cij;
+        }
+}
+template <typename T, int VEC>
+__global__ void __launch_bounds__(THIN_THREADS)
+thin_cols(int m, int n, int k, int kslice, float alpha,
+          const T *a, int lda, const T *b, int ldb,
+          float beta, float *c, int ldc)
+{
+    __shared__ __align__(16) float bs[THIN][4 * THIN_KC + 4];
+    int lane = threadIdx.x % 32, groups = CEIL_DIV(n, THIN);
+    int col0 = blockIdx.x % groups * THIN, cols = min(THIN, n - col0);
+    int row0 = (blockIdx.x / groups * (THIN_THREADS / 32)
+                + threadIdx.x / 32) * 4;
+    int k0 = blockIdx.y * kslice, k1 = min(k, k0 + kslice);
+    float acc[4][THIN];
+    #pragma unroll
+    for (int r = 0; r < 4; r++)
+        #pragma unroll
+        for (int j = 0; j < THIN; j++)
+            acc[r][j] = 0.0f;
+    for (int kc = k0; kc < k1; kc += 4 * THIN_KC) {
+        __syncthreads();
+        for (int i = threadIdx.x; i < THIN * 4 * THIN_KC; i += THIN_THREADS) {
+            int kk = i / THIN, j = i % THIN;
+            bs[j][kk] = j < cols && kc + kk < k1
+                ? as_float(b[(size_t)(kc + kk) * ldb + col0 + j]) : 0.0f;
+        }
+        __syncthreads();
+        #pragma unroll 1
+        for (int kk = 4 * lane; kk < 4 * THIN_KC; kk += 128) {
+            float av[4][4];
+            int valid = min(4, k1 - kc - kk);
+            #pragma unroll
+            for (int r = 0; r < 4; r++) {
+                const T *p = a + (size_t)min(row0 + r, m - 1) * lda + kc + kk;
+                if (VEC && sizeof(T) == 4 && valid == 4 && row0 + r < m) {
+                    float4 q = __ldg((const float4 *)p);
+                    av[r][0] = q.x; av[r][1] = q.y; av[r][2] = q.z; av[r][3] = q.w;
+                } else {
+                    #pragma unroll
+                    for (int e = 0; e < 4; e++)
+                        av[r][e] = e < valid && row0 + r < m ? as_float(p[e]) : 0.0f;
+                }
+            }
+            #pragma unroll
+            for (int j = 0; j < THIN; j++) {
+                float4 x = *(const float4 *)&bs[j][kk];
+                #pragma unroll
+                for (int r = 0; r < 4; r++)
+                    acc[r][j] += av[r][0] * x.x + av[r][1] * x.y
+                               + av[r][2] * x.z + av[r][3] * x.w;
+            }
+        }
+    }
+    #pragma unroll
+    for (int r = 0; r < 4; r++) {
+        float mine = 0.0f;
+        #pragma unroll
+        for (int j = 0; j < THIN; j++) {
+            float v = acc[r][j];
+            for (int d = 16; d > 0; d /= 2)
+                v += __shfl_xor_sync(0xffffffffu, v, d);
+            if (lane == j)
+                mine = v;
+        }
+        if (lane < cols && row0 + r < m) {
+            float *cij = &c[(size_t)(row0 + r) * ldc + col0 + lane];
+            if (gridDim.y > 1)
+                atomicAdd(cij, alpha * mine);
+            else
+                *cij = beta == 0.0f ? alpha * mine : alpha * mine + beta * *cij;
+        }
+    }
+}
+template <typename F>
+static int resident(F *kernel, int threads)
+{
+    int per_sm = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
+                                                             threads, 0));
+    return per_sm * sm_count();
+}
+
+static int split_for(int blocks, int resident, int k, int step)
+{
+    int steps = CEIL_DIV(k, step);
+    int splits = CEIL_DIV(min(resident, 4 * sm_count()), blocks);
+    return splits < 1 ? 1 : splits > steps ? steps : splits;
+}
+template <typename T, int VEC, int R>
+static void launch_thin_rows(int threads, int blocks, int splits,
+                             int kslice, int m, int n, int k, float alpha, const T *a, int lda, const T *b,
+                                         int ldb, float beta, float *c, int ldc)
+{
+    thin_rows<T, VEC, R><<<dim3(blocks, splits), threads>>>(m, n, k, kslice,
+        alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+template <typename T, int VEC>
+static void launch_thin(int m, int n, int k, float alpha, const T *a, int lda, const T *b,
+                        int ldb, float beta, float *c, int ldc)
+{
+    enum { W = 16 / sizeof(T) };
+    if (m <= n) {
+        enum { RMAX = sizeof(T) == 4 ? THIN : 4 };   /* BF16: 4 rows */
+        int r = m <= 1 ? 1 : m <= 4 ? 4 : (int)RMAX;
+        int threads = min(4 * THIN_THREADS / W,
+                          CEIL_DIV(CEIL_DIV(n, W), 32) * 32);
+        int blocks = CEIL_DIV(m, r) * CEIL_DIV(n, W * threads);
+        int res = r == 1 ? resident(thin_rows<T, VEC, 1>, threads)
+                : r == 4 ? resident(thin_rows<T, VEC, 4>, threads)
+                : resident(thin_rows<T, VEC, RMAX>, threads);
+        int splits = split_for(blocks, res, k, THIN_KC);
+        int kslice = CEIL_DIV(CEIL_DIV(k, splits), THIN_KC) * THIN_KC;
+        splits = CEIL_DIV(k, kslice);
+        if (splits > 1)
+            scale_c(m, n, beta, c, ldc);
+        if (r == 1)
+            launch_thin_rows<T, VEC, 1>(threads, blocks, splits, kslice,
+                                        m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        else if (r == 4)
+            launch_thin_rows<T, VEC, 4>(threads, blocks, splits, kslice,
+                                        m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        else
+            launch_thin_rows<T, VEC, RMAX>(threads, blocks, splits, kslice,
+                                           m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        chose("thin rows: %d a block; %d blocks of %d threads; K split %d ways",
+              r, blocks, threads, splits);
+    } else {
+        int blocks = CEIL_DIV(n, THIN) * CEIL_DIV(m, 4 * THIN_THREADS / 32);
+        int splits = split_for(blocks, resident(thin_cols<T, VEC>, THIN_THREADS),
+                               k, 4 * THIN_KC);
+        int kslice = CEIL_DIV(CEIL_DIV(k, splits), 4 * THIN_KC) * 4 * THIN_KC;
+        splits = CEIL_DIV(k, kslice);
+        if (splits > 1)
+            scale_c(m, n, beta, c, ldc);
+        thin_cols<T, VEC><<<dim3(blocks, splits), THIN_THREADS>>>(
+            m, n, k, kslice, alpha, a, lda, b, ldb, beta, c, ldc);
+        chose("thin columns: %d blocks; K split %d ways", blocks, splits);
+    }
+    CUDA_CHECK(cudaGetLastError());
+}
+
+template <typename T>
+static void run_thin(int m, int n, int k, float alpha, const T *a, int lda, const T *b,
+                     int ldb, float beta, float *c, int ldc)
+{
+    const T *s = m <= n ? b : a;          /* the operand that streams */
+    int ld = m <= n ? ldb : lda;
+    if ((uintptr_t)s % 16 == 0 && ld * sizeof(T) % 16 == 0)
+        launch_thin<T, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else
+        launch_thin<T, 0>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+static int thin(int m, int n, int most)
+{
+    return m <= most || n <= most;
+}
+
+enum { SPLIT_SAVES = 16, X3_SHORT_K = 192, X3_FEW = 64 };
+
+static int slices_for(int tiles, int per_sm, int steps, int floor)
+{
+    int splits = per_sm * sm_count() / tiles;   /* one wave of blocks */
+    if (splits > steps / floor)
+        splits = steps / floor;                 /* slices long enough */
+    if (splits < 2)
+        return 1;
+    int slice = CEIL_DIV(steps, splits);
+    return steps - slice >= SPLIT_SAVES ? CEIL_DIV(steps, slice) : 1;
+}
+static int fp32_slices(int m, int n, int k)
+{
+    return slices_for(CEIL_DIV(m, 128) * CEIL_DIV(n, 64), 2,
+                      CEIL_DIV(k, 16), 16);
+}
+
+static int uneven(int m, int n)
+{
+    int tiles = CEIL_DIV(m, 128) * CEIL_DIV(n, 64);
+    return tiles > sm_count() && 2 * tiles < 3 * sm_count();
+}
+
+void gemm_fp32(int m, int n, int k, float alpha,
+               const float *a, int lda, const float *b, int ldb,
+               float beta, float *c, int ldc)
+{
+    int splits = fp32_slices(m, n, k);
+    if (thin(m, n, THIN)) {
+        run_thin<float>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        return;
+    }
+    if (splits > 1 || (m <= 128 && !uneven(m, n))) {
+        run_split(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        return;
+    }
+    run_tuned(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    chose("tiles: chapter 9's tuned kernel");
+}
+template <typename T>
+static void on_tensor_cores(const char *what, const char *after, int bk,
+                            void (*whole)(int, int, int, float, const T *,
+                                          int, const T *, int, float,
+                                          float *, int),
+                            void (*split)(int, int, int, int, float,
+                                          const T *, int, const T *, int,
+                                          float *, int),
+                            int m, int n, int k, float alpha, const T *a,
+                            int lda, const T *b, int ldb, float beta,
+                            float *c, int ldc)
+{
+    int splits = slices_for(CEIL_DIV(m, 128) * CEIL_DIV(n, 128), 1,
+                            CEIL_DIV(k, bk), 8);
+    if (splits > 1) {
+        scale_c(m, n, beta, c, ldc);
+        split(splits, m, n, k, alpha, a, lda, b, ldb, c, ldc);
+        chose("half tiles: chapter 12's %s product%s; K split %d ways",
+              what, after, splits);
+    } else {
+        whole(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        chose("tiles: chapter 12's %s product%s", what, after);
+    }
+}
+void gemm_tf32(int m, int n, int k, float alpha,
+               const float *a, int lda, const float *b, int ldb,
+               float beta, float *c, int ldc)
+{
+    if (thin(m, n, THIN)) {
+        run_thin<float>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        return;
+    }
+    gemm_reserve(m, n, k, NULL);
+    on_tensor_cores<float>("TF32", "", 32, hopper_tf32, hopper_tf32_split,
+                           m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void gemm_3xtf32(int m, int n, int k, float alpha,
+                 const float *a, int lda, const float *b, int ldb,
+                 float beta, float *c, int ldc)
+{
+    if (k < X3_SHORT_K || thin(m, n, THIN) || n <= X3_FEW) {
+        gemm_fp32(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        return;
+    }
+    gemm_reserve(m, n, k, NULL);
+    on_tensor_cores<float>("3xTF32", "", 32, hopper_3xtf32,
+                           hopper_3xtf32_split, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+static bf16_bits *pad_buf;
+static size_t pad_len;
+
+static const bf16_bits *aligned_copy(const bf16_bits *x, int rows,
+                                     int cols, int ld, bf16_bits *to,
+                                     int *ld_to)
+{
+    *ld_to = CEIL_DIV(cols, 8) * 8;
+    CUDA_CHECK(cudaMemcpy2DAsync(to, (size_t)*ld_to * 2, x, (size_t)ld * 2,
+                                 (size_t)cols * 2, rows,
+                                 cudaMemcpyDeviceToDevice, 0));
+    return to;
+}
+
+void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
+               int lda, const bf16_bits *b, int ldb, float beta, float *c,
+               int ldc)
+{
+    static const char *const after[] = { "", " after 1 aligned copy",
+                                         " after 2 aligned copies" };
+    if (thin(m, n, 4)) {
+        run_thin<bf16_bits>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        return;
+    }
+    int copies = !tma_ok(a, lda, 2) + !tma_ok(b, ldb, 2);
+    if (copies)
+        gemm_reserve(m, n, k, NULL);
+    if (!tma_ok(a, lda, 2))
+        a = aligned_copy(a, m, k, lda, pad_buf, &lda);
+    if (!tma_ok(b, ldb, 2))
+        b = aligned_copy(b, k, n, ldb, pad_buf + (size_t)m * CEIL_DIV(k, 8) * 8,
+                         &ldb);
+    on_tensor_cores<bf16_bits>("BF16", after[copies], 64, hopper_bf16,
+                               hopper_bf16_split, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+void gemm_reserve(int m, int n, int k, const struct operands *set)
+{
+    size_t len = (size_t)m * CEIL_DIV(k, 8) * 8 + (size_t)k * CEIL_DIV(n, 8) * 8;
+    hopper_reserve(m, n, k, set);
+    if (len > pad_len) {
+        if (pad_buf)
+            CUDA_CHECK(cudaFree(pad_buf));
+        CUDA_CHECK(cudaMalloc((void **)&pad_buf, len * sizeof(bf16_bits)));
+        pad_len = len;
+    }
+}
+
+void gemm_release(void)
+{
+    hopper_release();
+    if (pad_buf)
+        CUDA_CHECK(cudaFree(pad_buf));
+    pad_buf = NULL;
+    pad_len = 0;
+}
+
+static void fp32_split(int m, int n, int k, float alpha,
+                       const float *a, int lda, const float *b, int ldb,
+                       float beta, float *c, int ldc)
+{
+    run_split(fp32_slices(m, n, k), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+static void setup_bf16(int m, int n, int k, const struct operands *set)
+{
+    convert_to_bf16(m, n, k, set);
+    gemm_reserve(m, n, k, set);
+}
+
+static const struct kernel kernels[] = {
+    { .name = "fp32", .what = "the FP32 dispatcher (CUDA cores)",
+      .function = FUNCTION(sgemm_dbuf<LARGE>), .run = gemm_fp32 },
+    { .name = "fp32-tiles", .what = "chapter 9's tuned kernel alone",
+      .function = FUNCTION(sgemm_dbuf<LARGE>), .run = run_tuned },
+    { .name = "fp32-thin", .what = "the thin kernels alone, FP32",
+      .function = "thin_rows<float, 1, 16>",
+      .run = run_thin<float> },
+    { .name = "fp32-split", .what = "chapter 9's split alone, by the rule",
+      .function = FUNCTION(sgemm_dbuf<SMALL>), .run = fp32_split },
+    { .name = "tf32", .what = "the TF32 dispatcher",
+      .function = "hopper_gemm<1, 1, 2, 0>",
+      .precision = TF32, .run = gemm_tf32,
+      .setup = gemm_reserve, .teardown = gemm_release },
+    { .name = "tf32-tiles", .what = "chapter 12's TF32 product alone",
+      .function = "hopper_gemm<1, 1, 2, 0>",
+      .precision = TF32, .run = hopper_tf32,
+      .setup = hopper_reserve, .teardown = hopper_release },
+    { .name = "3xtf32", .what = "the 3xTF32 dispatcher",
+      .function = "hopper_gemm<2, 1, 1, 0>",
+      .precision = FP32_3XTF32, .run = gemm_3xtf32,
+      .setup = gemm_reserve, .teardown = gemm_release },
+    { .name = "3xtf32-tiles", .what = "chapter 12's 3xTF32 product alone",
+      .function = "hopper_gemm<2, 1, 1, 0>",
+      .precision = FP32_3XTF32, .run = hopper_3xtf32,
+      .setup = hopper_reserve, .teardown = hopper_release },
+    { .name = "bf16", .what = "the BF16 dispatcher",
+      .function = "hopper_gemm<0, 1, 2, 0>",
+      .precision = BF16, .run_bf16 = gemm_bf16,
+      .setup = setup_bf16, .teardown = gemm_release },
+    { .name = "bf16-tiles",
+      .what = "chapter 12's BF16 product alone (chapter 10's if unaligned)",
+      .function = "hopper_gemm<0, 1, 2, 0>",
+      .precision = BF16, .run_bf16 = hopper_bf16,
+      .setup = convert_to_bf16 },
+    { .name = "cublas-fp32", .what = "cuBLAS FP32, for its error",
+      .run = cublas_sgemm },
+};
+
+extern "C" const struct chapter ch14_program = {
+    .title = "every shape, one entry point per precision",
+    .kernels = kernels, .nkernels = COUNT_OF(kernels),
+};
