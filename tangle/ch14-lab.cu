@@ -250,6 +250,25 @@ static int slices_for(int tiles, int per_sm, int steps, int floor)
     int slice = CEIL_DIV(steps, splits);
     return steps - slice >= SPLIT_SAVES ? CEIL_DIV(steps, slice) : 1;
 }
+enum { UNIT_BF16 = 10, UNIT_TF32 = 18, UNIT_3XTF32 = 6 };
+
+static int wave_slices(int m, int n, int steps, int tall, int cost)
+{
+    int sms = sm_count(), half = CEIL_DIV(m, 128) * CEIL_DIV(n, 128);
+    int tiles = tall ? CEIL_DIV(m, 256) * CEIL_DIV(n, 128) : half;
+    long whole = (long)CEIL_DIV(tiles, sms) * steps * (tall ? 7 : 4) / 4;
+    long best = whole * 9 / 10;                /* save a tenth or more */
+    int splits = 1;
+    for (int s = 2; s <= steps / 8; s++) {
+        int slice = CEIL_DIV(steps, s), units = half * CEIL_DIV(steps, slice);
+        long time = (long)CEIL_DIV(units, sms) * (slice + cost);
+        if (time < best) {
+            best = time;
+            splits = CEIL_DIV(steps, slice);
+        }
+    }
+    return splits;
+}
 static int fp32_slices(int m, int n, int k)
 {
     return slices_for(CEIL_DIV(m, 128) * CEIL_DIV(n, 64), 2,
@@ -280,6 +299,7 @@ void gemm_fp32(int m, int n, int k, float alpha,
 }
 template <typename T>
 static void on_tensor_cores(const char *what, const char *after, int bk,
+                            int tall, int cost,
                             void (*whole)(int, int, int, float, const T *,
                                           int, const T *, int, float,
                                           float *, int),
@@ -292,6 +312,8 @@ static void on_tensor_cores(const char *what, const char *after, int bk,
 {
     int splits = slices_for(CEIL_DIV(m, 128) * CEIL_DIV(n, 128), 1,
                             CEIL_DIV(k, bk), 8);
+    if (splits == 1)
+        splits = wave_slices(m, n, CEIL_DIV(k, bk), tall, cost);
     if (splits > 1) {
         scale_c(m, n, beta, c, ldc);
         split(splits, m, n, k, alpha, a, lda, b, ldb, c, ldc);
@@ -311,8 +333,8 @@ void gemm_tf32(int m, int n, int k, float alpha,
         return;
     }
     gemm_reserve(m, n, k, NULL);
-    on_tensor_cores<float>("TF32", "", 32, hopper_tf32, hopper_tf32_split,
-                           m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    on_tensor_cores<float>("TF32", "", 32, 1, UNIT_TF32, hopper_tf32,
+                           hopper_tf32_split, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void gemm_3xtf32(int m, int n, int k, float alpha,
@@ -324,7 +346,7 @@ void gemm_3xtf32(int m, int n, int k, float alpha,
         return;
     }
     gemm_reserve(m, n, k, NULL);
-    on_tensor_cores<float>("3xTF32", "", 32, hopper_3xtf32,
+    on_tensor_cores<float>("3xTF32", "", 32, 0, UNIT_3XTF32, hopper_3xtf32,
                            hopper_3xtf32_split, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 static bf16_bits *pad_buf;
@@ -359,8 +381,10 @@ void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
     if (!tma_ok(b, ldb, 2))
         b = aligned_copy(b, k, n, ldb, pad_buf + (size_t)m * CEIL_DIV(k, 8) * 8,
                          &ldb);
-    on_tensor_cores<bf16_bits>("BF16", after[copies], 64, hopper_bf16,
-                               hopper_bf16_split, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    int tall = CEIL_DIV(m, 256) * CEIL_DIV(n, 128) > sm_count() / 2;
+    on_tensor_cores<bf16_bits>("BF16", after[copies], 64, tall, UNIT_BF16,
+                               hopper_bf16, hopper_bf16_split,
+                               m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 void gemm_reserve(int m, int n, int k, const struct operands *set)
 {
