@@ -65,7 +65,8 @@ thin_rows(int m, int n, int k, int kslice, float alpha,
            the W adjacent columns col .. col + W - 1 of C, of which valid lie
            inside the matrix.  For every k from kc up to the end of the step,
            min(kc + THIN_KC, k1), read the W values of row k of B from column
-           col with load16<T, VEC> (valid of them; past the slice, none) and
+           col, b + (size_t)k * ldb + col, with load16<T, VEC> (valid of them;
+           past the slice, none) and
            add as[r][k - kc] times them into acc[r][0 .. W-1] for every r.
            The kernel is bound by memory: keep several loads of B in flight
            before using them.  As written, nothing is added, and C comes out

@@ -38,6 +38,14 @@ compare.ch14_pad := ch14.suite.bf16.4093x4099x4091.tflops ; \
     ch14.suite.bf16.4093x4099x4091.spread_pct ; \
     ch14.suite.bf16-tiles.4093x4099x4091.spread_pct | faster than the fallback / slower than the fallback
 model.ch14_bf16_useful_16 := 100 * 16 / 128 | %.1f
+model.ch14_x3_1409 := ch14.suite.3xtf32.1409x1536x8192.pct / 100 | %.2f
+model.ch14_x3_2817 := ch14.suite.3xtf32.2817x1536x4096.pct / 100 | %.2f
+model.ch14_x3t_1409 := ch14.suite.3xtf32-tiles.1409x1536x8192.pct / 100 | %.2f
+model.ch14_x3t_2817 := ch14.suite.3xtf32-tiles.2817x1536x4096.pct / 100 | %.2f
+model.ch14_wave_extra := 144 - gpu.sms | %d
+model.ch14_waves_1152 := int((1152 + gpu.sms - 1) / gpu.sms) | %d
+model.ch14_per_sm_133 := 133 / gpu.sms | %.2f
+model.ch14_per_sm_224 := 224 / gpu.sms | %.2f
 model.ch14_wait_224 := 2 * gpu.sms - 224 | %d
 model.ch14_ans6_r1 := ch14.fp32.1024.ms / ch14.fp32-tiles.1024.ms | %.3f
 model.ch14_ans6_r16 := ch14.suite.fp32.1024x1024x16384.ms \
@@ -45,6 +53,7 @@ model.ch14_ans6_r16 := ch14.suite.fp32.1024x1024x16384.ms \
 model.ch14_ans6_keep := (16 * model.ch14_ans6_r16 - model.ch14_ans6_r1) / 15 | %.3f
 model.ch14_ans6_gain_pct := 100 * (1 - model.ch14_ans6_keep) | %.0f
 model.ch14_ans6_fixed := 1024 * (model.ch14_ans6_r1 - model.ch14_ans6_keep) | %.0f
+model.ch14_ans6_r2048 := model.ch14_ans6_keep + model.ch14_ans6_fixed / 2048 | %.3f
 model.ch14_ans6_cross := model.ch14_ans6_fixed / (1 - model.ch14_ans6_keep) | %.0f
 model.ch14_fp32_split_x := ch14.suite.fp32-tiles.2560x64x2560.ms / ch14.suite.fp32.2560x64x2560.ms | %.1f
 model.ch14_split_256 := int(gpu.sms / 4) | %d
