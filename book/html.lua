@@ -42,8 +42,12 @@ local function esc(s)
   return (s:gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"))
 end
 -- Chunk names may quote code as [[x]], as in noweb.
+-- A chunk's name: [[code]] as code, and $x$, a variable as the PDF sets
+-- it, in italics (gsub's count is dropped).
 local function namehtml(name)
-  return esc(name):gsub("%[%[(.-)%]%]", "<code>%1</code>")
+  local html = esc(name):gsub("%[%[(.-)%]%]", "<code>%1</code>")
+                         :gsub("%$(.-)%$", "<em>%1</em>")
+  return html
 end
 local function add(t, k, v)
   t[k] = t[k] or {}
