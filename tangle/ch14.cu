@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "ch14.h"
+#include "hopper.h"
 
 enum { THIN = 16, THIN_THREADS = 256, THIN_KC = 64 };
 __device__ __forceinline__ float as_float(float x) { return x; }
@@ -241,6 +242,244 @@ static void run_thin(int m, int n, int k, float alpha, const T *a, int lda, cons
     else
         launch_thin<T, 0>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
+#define ACC128 \
+    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, " \
+    "%14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, " \
+    "%26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, " \
+    "%38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, " \
+    "%50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, " \
+    "%62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, " \
+    "%74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, " \
+    "%86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, " \
+    "%98, %99, %100, %101, %102, %103, %104, %105, %106, %107, " \
+    "%108, %109, %110, %111, %112, %113, %114, %115, %116, %117, " \
+    "%118, %119, %120, %121, %122, %123, %124, %125, %126, %127}"
+
+template <int N>
+__device__ __forceinline__ void
+wgmma_tf32_regs(float *d, const unsigned *a, uint64_t db);
+
+template <>
+__device__ __forceinline__ void
+wgmma_tf32_regs<128>(float *d, const unsigned *a, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+                 ACC64 ", {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
+                 : ACC64_OPERANDS(d)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db),
+                   "r"(1));
+}
+
+template <>
+__device__ __forceinline__ void
+wgmma_tf32_regs<256>(float *d, const unsigned *a, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 "
+                 ACC128 ", {%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"
+                 : ACC64_OPERANDS(d), ACC64_OPERANDS((d + 64))
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db),
+                   "r"(1));
+}
+template <int TN, int X3>
+struct direct_shape {
+    enum {
+        BM = TN, BN = 128, BK = 32,
+        A_BYTES = BM * BK * 4, B_BYTES = BK * BN * 4,
+        B_AT = (1 + X3) * A_BYTES,                /* X3: A's two parts */
+        STAGE_BYTES = B_AT + B_BYTES,
+        STAGES = 200 * 1024 / STAGE_BYTES,
+        SMEM = STAGES * STAGE_BYTES + 1024          /* + alignment */
+    };
+};
+struct direct_maps { CUtensorMap a, a_small, b; };
+
+template <int TN, int X3>
+__global__ void __launch_bounds__(384, 1)
+tf32_direct(const __grid_constant__ struct direct_maps maps, int m, int n,
+            int k, float alpha, float beta, float *c_, int ldc, int slice)
+{
+    typedef direct_shape<TN, X3> S;
+    extern __shared__ __align__(1024) char smem_raw[];
+    __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];
+    char *stages = (char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
+    int steps = CEIL_DIV(k, S::BK), slices = CEIL_DIV(steps, slice);
+    int tiles_m = CEIL_DIV(m, S::BM), tiles_n = CEIL_DIV(n, S::BN);
+    int tiles = tiles_m * tiles_n, units = tiles * slices;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < S::STAGES; s++) {
+            mbar_init(&full[s], 1);
+            mbar_init(&empty[s], 2);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+    if (threadIdx.x / 128 == 0) {
+        regs_down<40>();
+        if (threadIdx.x == 0)
+            for (int unit = blockIdx.x, it = 0; unit < units;
+                 unit += gridDim.x) {
+                int tile = unit % tiles, first = unit / tiles * slice;
+                int last = min(first + slice, steps);
+                int first_col = tile / (8 * tiles_m) * 8, cols = min(tiles_n - first_col, 8);
+                int row0 = tile % (8 * tiles_m) / cols * S::BM;
+                int col0 = (first_col + tile % (8 * tiles_m) % cols) * S::BN;
+                for (int step = first; step < last; step++, it++) {
+                    int s = it % S::STAGES;
+                    char *st = stages + s * S::STAGE_BYTES;
+                    if (it >= S::STAGES)
+                        mbar_wait(&empty[s], (it / S::STAGES - 1) & 1);
+                    mbar_expect_bytes(&full[s], S::STAGE_BYTES);
+                    tma_load(st, &maps.a, &full[s], step * S::BK, row0);
+                    if (X3)
+                        tma_load(st + S::A_BYTES, &maps.a_small, &full[s],
+                                 step * S::BK, row0);
+                    for (int q = 0; q < 4; q++)
+                        tma_load(st + S::B_AT + q * 4096, &maps.b, &full[s],
+                                 col0 + 32 * q, step * S::BK);
+                }
+            }
+    } else {
+        regs_up<232>();
+        int c = threadIdx.x / 128 - 1, w = threadIdx.x % 128 / 32;
+        int lane = threadIdx.x % 32;
+        float acc[TN / 2], fresh[TN / 2];
+        for (int unit = blockIdx.x, it = 0; unit < units; unit += gridDim.x) {
+            int tile = unit % tiles, first = unit / tiles * slice;
+            int last = min(first + slice, steps);
+            int first_col = tile / (8 * tiles_m) * 8, cols = min(tiles_n - first_col, 8);
+            int row0 = tile % (8 * tiles_m) / cols * S::BM;
+            int col0 = (first_col + tile % (8 * tiles_m) % cols) * S::BN;
+            #pragma unroll
+            for (int i = 0; i < TN / 2; i++) {
+                acc[i] = 0.0f;
+                if (X3)
+                    fresh[i] = 0.0f;
+            }
+            for (int step = first; step < last; step++, it++) {
+                int s = it % S::STAGES;
+                const char *st = stages + s * S::STAGE_BYTES;
+                unsigned frag[4][4], small[4][4];
+                mbar_wait(&full[s], (it / S::STAGES) & 1);
+                #pragma unroll
+                for (int kk = 0; kk < 4; kk++)
+                    #pragma unroll
+                    for (int i = 0; i < 4; i++) {
+                        int h = i % 2, g = lane / 4, kq = 8 * kk + lane % 4 + 4 * (i / 2);
+                        int chunk = (4 * (g / 4) + w) ^ (kq % 8);
+                        float v = *(const float *)(st + S::B_AT + (2 * c + h) * 4096
+                                                   + kq * 128 + chunk * 16 + g % 4 * 4);
+                        float big = tf32_rounded(v);
+                        frag[kk][i] = __float_as_uint(big);
+                        if (X3)
+                            small[kk][i] = __float_as_uint(tf32_rounded(v - big));
+                    }
+                wgmma_fence();
+                #pragma unroll
+                for (int kk = 0; kk < 4; kk++) {
+                    uint64_t big_a = wgmma_desc(st + 32 * kk, 0, 1024);
+                    if (X3) {
+                        uint64_t small_a = wgmma_desc(st + S::A_BYTES + 32 * kk, 0, 1024);
+                        wgmma_tf32_regs<TN>(fresh, small[kk], big_a);
+                        wgmma_tf32_regs<TN>(fresh, frag[kk], small_a);
+                        wgmma_tf32_regs<TN>(fresh, frag[kk], big_a);
+                    } else {
+                        wgmma_tf32_regs<TN>(acc, frag[kk], big_a);
+                    }
+                }
+                wgmma_commit();
+                wgmma_wait<0>();
+                if (threadIdx.x % 128 == 0)
+                    mbar_arrive(&empty[s]);
+                if (X3)
+                    #pragma unroll
+                    for (int i = 0; i < TN / 2; i++) {
+                        acc[i] += fresh[i];
+                        fresh[i] = 0.0f;
+                    }
+            }
+            #pragma unroll
+            for (int i = 0; i < TN / 2; i++) {
+                int e = i % 4, g = lane / 4;
+                int row = row0 + 8 * (i / 4) + 2 * (lane % 4) + e % 2;
+                int col = col0 + 64 * c + 32 * (e / 2) + 16 * (g / 4) + 4 * w + g % 4;
+                if (row < m && col < n) {
+                    float *cij = &c_[(size_t)row * ldc + col];
+                    if (slices > 1)
+                        atomicAdd(cij, alpha * acc[i]);
+                    else
+                        *cij = beta == 0.0f ? alpha * acc[i]
+                                            : alpha * acc[i] + beta * *cij;
+                }
+            }
+        }
+    }
+}
+template <int TN, int X3>
+static void launch_direct(int splits, int m, int n, int k, float alpha,
+                                      const float *a, int lda, const float *b, int ldb,
+                                      float beta, float *c, int ldc)
+{
+    typedef direct_shape<TN, X3> S;
+    static int ready;
+    struct direct_maps maps;
+    int tiles = CEIL_DIV(m, S::BM) * CEIL_DIV(n, S::BN);
+    int steps = CEIL_DIV(k, S::BK), slice = CEIL_DIV(steps, splits);
+    int units = tiles * CEIL_DIV(steps, slice);
+    if (X3) {
+        int ld = CEIL_DIV(k, 4) * 4;
+        float *big = scratch(0, 2 * (size_t)m * ld), *small = big + (size_t)m * ld;
+        split_rows<<<dim3(m, CEIL_DIV(ld / 4, 128)), 128>>>(a, lda, big, small,
+                                                           ld, m, k);
+        CUDA_CHECK(cudaGetLastError());
+        tensor_map(&maps.a, big, 0, m, k, ld, TN, 32);
+        tensor_map(&maps.a_small, small, 0, m, k, ld, TN, 32);
+    } else {
+        tensor_map(&maps.a, a, 0, m, k, lda, TN, 32);
+    }
+    tensor_map(&maps.b, b, 0, k, n, ldb, 32, 32);
+    if (!ready) {
+        CUDA_CHECK(cudaFuncSetAttribute(tf32_direct<TN, X3>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)S::SMEM));
+        ready = 1;
+    }
+    tf32_direct<TN, X3><<<min(units, sm_count()), 384, S::SMEM>>>(
+        maps, m, n, k, alpha, splits > 1 ? 1.0f : beta, c, ldc, slice);
+    CUDA_CHECK(cudaGetLastError());
+}
+
+static void direct_tf32(int m, int n, int k, float alpha,
+                        const float *a, int lda, const float *b, int ldb,
+                        float beta, float *c, int ldc)
+{
+    if (m > 128)
+        launch_direct<256, 0>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else
+        launch_direct<128, 0>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+static void direct_3xtf32(int m, int n, int k, float alpha,
+                          const float *a, int lda, const float *b, int ldb,
+                          float beta, float *c, int ldc)
+{
+    launch_direct<128, 1>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+static void direct_tf32_split(int splits, int m, int n, int k, float alpha,
+                              const float *a, int lda, const float *b,
+                              int ldb, float *c, int ldc)
+{
+    launch_direct<128, 0>(splits, m, n, k, alpha, a, lda, b, ldb, 1.0f, c, ldc);
+}
+
+static void direct_3xtf32_split(int splits, int m, int n, int k, float alpha,
+                                const float *a, int lda, const float *b,
+                                int ldb, float *c, int ldc)
+{
+    launch_direct<128, 1>(splits, m, n, k, alpha, a, lda, b, ldb, 1.0f, c, ldc);
+}
 static int thin(int m, int n, int most)
 {
     return m <= most || n <= most;
@@ -306,8 +545,7 @@ void gemm_fp32(int m, int n, int k, float alpha,
     chose("tiles: chapter 9's tuned kernel");
 }
 template <typename T>
-static void on_tensor_cores(const char *what, const char *after, int bk,
-                            int tall, int cost,
+static void on_tensor_cores(const char *what, int bk, int tall, int cost,
                             void (*whole)(int, int, int, float, const T *,
                                           int, const T *, int, float,
                                           float *, int),
@@ -325,13 +563,20 @@ static void on_tensor_cores(const char *what, const char *after, int bk,
     if (splits > 1) {
         scale_c(m, n, beta, c, ldc);
         split(splits, m, n, k, alpha, a, lda, b, ldb, c, ldc);
-        chose("half tiles: chapter 12's %s product%s; K split %d ways",
-              what, after, splits);
+        chose("half tiles: %s; K split %d ways", what, splits);
     } else {
         whole(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        chose("tiles: chapter 12's %s product%s", what, after);
+        chose("tiles: %s", what);
     }
 }
+enum { PASSES_PAY = 3000 };
+static int always_direct;                       /* the program's -direct entries */
+
+static int without_passes(int m, int n)
+{
+    return always_direct || (long)PASSES_PAY * (m + n) >= (long)m * n;
+}
+
 void gemm_tf32(int m, int n, int k, float alpha,
                const float *a, int lda, const float *b, int ldb,
                float beta, float *c, int ldc)
@@ -340,9 +585,15 @@ void gemm_tf32(int m, int n, int k, float alpha,
         run_thin<float>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
+    if (tma_ok(a, lda, 4) && tma_ok(b, ldb, 4) && without_passes(m, n)) {
+        on_tensor_cores<float>("TF32 without passes", 32, m > 128,
+                               UNIT_TF32, direct_tf32, direct_tf32_split,
+                               m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        return;
+    }
     gemm_reserve(m, n, k, NULL);
-    on_tensor_cores<float>("TF32", "", 32, 1, UNIT_TF32, hopper_tf32,
-                           hopper_tf32_split, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    on_tensor_cores<float>("chapter 12's TF32 product", 32, 1, UNIT_TF32,
+                           hopper_tf32, hopper_tf32_split, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void gemm_3xtf32(int m, int n, int k, float alpha,
@@ -354,8 +605,15 @@ void gemm_3xtf32(int m, int n, int k, float alpha,
         return;
     }
     gemm_reserve(m, n, k, NULL);
-    on_tensor_cores<float>("3xTF32", "", 32, 0, UNIT_3XTF32, hopper_3xtf32,
-                           hopper_3xtf32_split, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (tma_ok(b, ldb, 4)) {
+        on_tensor_cores<float>("3xTF32 with a pass over A alone", 32, 0,
+                               UNIT_3XTF32, direct_3xtf32, direct_3xtf32_split,
+                               m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        return;
+    }
+    on_tensor_cores<float>("chapter 12's 3xTF32 product", 32, 0, UNIT_3XTF32,
+                           hopper_3xtf32, hopper_3xtf32_split,
+                           m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 static bf16_bits *pad_buf;
 static size_t pad_len;
@@ -375,8 +633,10 @@ void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
                int lda, const bf16_bits *b, int ldb, float beta, float *c,
                int ldc)
 {
-    static const char *const after[] = { "", " after 1 aligned copy",
-                                         " after 2 aligned copies" };
+    static const char *const what[] = {
+        "chapter 12's BF16 product",
+        "chapter 12's BF16 product after 1 aligned copy",
+        "chapter 12's BF16 product after 2 aligned copies" };
     if (thin(m, n, 4)) {
         run_thin<bf16_bits>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
@@ -390,7 +650,7 @@ void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
         b = aligned_copy(b, k, n, ldb, pad_buf + (size_t)m * CEIL_DIV(k, 8) * 8,
                          &ldb);
     int tall = CEIL_DIV(m, 256) * CEIL_DIV(n, 128) > sm_count() / 2;
-    on_tensor_cores<bf16_bits>("BF16", after[copies], 64, tall, UNIT_BF16,
+    on_tensor_cores<bf16_bits>(what[copies], 64, tall, UNIT_BF16,
                                hopper_bf16, hopper_bf16_split,
                                m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
@@ -398,6 +658,7 @@ void gemm_reserve(int m, int n, int k, const struct operands *set)
 {
     size_t len = (size_t)m * CEIL_DIV(k, 8) * 8 + (size_t)k * CEIL_DIV(n, 8) * 8;
     hopper_reserve(m, n, k, set);
+    scratch(0, 2 * (size_t)m * CEIL_DIV(k, 4) * 4);   /* 3xTF32: A's parts */
     if (len > pad_len) {
         if (pad_buf)
             CUDA_CHECK(cudaFree(pad_buf));
@@ -409,6 +670,7 @@ void gemm_reserve(int m, int n, int k, const struct operands *set)
 void gemm_release(void)
 {
     hopper_release();
+    free_scratch();
     if (pad_buf)
         CUDA_CHECK(cudaFree(pad_buf));
     pad_buf = NULL;
@@ -428,6 +690,15 @@ static void setup_bf16(int m, int n, int k, const struct operands *set)
     gemm_reserve(m, n, k, set);
 }
 
+static void tf32_direct_entry(int m, int n, int k, float alpha,
+                              const float *a, int lda, const float *b, int ldb,
+                              float beta, float *c, int ldc)
+{
+    always_direct = 1;
+    gemm_tf32(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    always_direct = 0;
+}
+
 static const struct kernel kernels[] = {
     { .name = "fp32", .what = "the FP32 dispatcher (CUDA cores)",
       .function = FUNCTION(sgemm_dbuf<LARGE>), .run = gemm_fp32 },
@@ -439,15 +710,20 @@ static const struct kernel kernels[] = {
     { .name = "fp32-split", .what = "chapter 9's split alone, by the rule",
       .function = FUNCTION(sgemm_dbuf<SMALL>), .run = fp32_split },
     { .name = "tf32", .what = "the TF32 dispatcher",
-      .function = "hopper_gemm<1, 1, 2, 0>",
+      .function = "tf32_direct<256, 0>",
       .precision = TF32, .run = gemm_tf32,
       .setup = gemm_reserve, .teardown = gemm_release },
     { .name = "tf32-tiles", .what = "chapter 12's TF32 product alone",
       .function = "hopper_gemm<1, 1, 2, 0>",
       .precision = TF32, .run = hopper_tf32,
       .setup = hopper_reserve, .teardown = hopper_release },
+    { .name = "tf32-direct",
+      .what = "the TF32 dispatcher, without passes wherever the rows allow",
+      .function = "tf32_direct<256, 0>",
+      .precision = TF32, .run = tf32_direct_entry,
+      .setup = gemm_reserve, .teardown = gemm_release },
     { .name = "3xtf32", .what = "the 3xTF32 dispatcher",
-      .function = "hopper_gemm<2, 1, 1, 0>",
+      .function = "tf32_direct<128, 1>",
       .precision = FP32_3XTF32, .run = gemm_3xtf32,
       .setup = gemm_reserve, .teardown = gemm_release },
     { .name = "3xtf32-tiles", .what = "chapter 12's 3xTF32 product alone",
