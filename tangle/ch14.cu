@@ -259,6 +259,70 @@ template <int N>
 __device__ __forceinline__ void
 wgmma_tf32_regs(float *d, const unsigned *a, uint64_t db);
 
+#define ACC8 \
+    "{%0, %1, %2, %3, %4, %5, %6, %7}"
+#define ACC8_OPERANDS(d) \
+    "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), \
+    "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+
+#define ACC16 \
+    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, " \
+    "%14, %15}"
+#define ACC16_OPERANDS(d) \
+    "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), \
+    "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), \
+    "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), \
+    "+f"(d[15])
+
+#define ACC32 \
+    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, " \
+    "%14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, " \
+    "%26, %27, %28, %29, %30, %31}"
+#define ACC32_OPERANDS(d) \
+    "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), \
+    "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), \
+    "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), \
+    "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), \
+    "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), \
+    "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), \
+    "+f"(d[30]), "+f"(d[31])
+
+template <>
+__device__ __forceinline__ void
+wgmma_tf32_regs<16>(float *d, const unsigned *a, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %13, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 "
+                 ACC8 ", {%8, %9, %10, %11}, %12, p, 1, 1;\n}\n"
+                 : ACC8_OPERANDS(d)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db),
+                   "r"(1));
+}
+
+template <>
+__device__ __forceinline__ void
+wgmma_tf32_regs<32>(float *d, const unsigned *a, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
+                 ACC16 ", {%16, %17, %18, %19}, %20, p, 1, 1;\n}\n"
+                 : ACC16_OPERANDS(d)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db),
+                   "r"(1));
+}
+
+template <>
+__device__ __forceinline__ void
+wgmma_tf32_regs<64>(float *d, const unsigned *a, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
+                 ACC32 ", {%32, %33, %34, %35}, %36, p, 1, 1;\n}\n"
+                 : ACC32_OPERANDS(d)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db),
+                   "r"(1));
+}
+
 template <>
 __device__ __forceinline__ void
 wgmma_tf32_regs<128>(float *d, const unsigned *a, uint64_t db)
@@ -450,35 +514,67 @@ static void launch_direct(int splits, int m, int n, int k, float alpha,
     CUDA_CHECK(cudaGetLastError());
 }
 
+static int direct_rows(int m, int most)   /* the fewest rows that hold m */
+{
+    int tn = 16;
+    while (tn < m && tn < most)
+        tn *= 2;
+    return tn;
+}
+
+static int direct_tall(int m, int n)      /* whole tiles of 256 rows */
+{
+    int s = sm_count(), cols = CEIL_DIV(n, 128);
+    return m > 128 && 7 * CEIL_DIV(CEIL_DIV(m, 256) * cols, s)
+                      <= 4 * CEIL_DIV(CEIL_DIV(m, 128) * cols, s);
+}
+
+template <int X3>
+static void direct_rows_of(int tn, int splits, int m, int n, int k, float alpha,
+                                               const float *a, int lda, const float *b, int ldb,
+                                               float beta, float *c, int ldc)
+{
+    if (tn == 16)
+        launch_direct<16, X3>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else if (tn == 32)
+        launch_direct<32, X3>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else if (tn == 64)
+        launch_direct<64, X3>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else
+        launch_direct<128, X3>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 static void direct_tf32(int m, int n, int k, float alpha,
                         const float *a, int lda, const float *b, int ldb,
                         float beta, float *c, int ldc)
 {
-    if (m > 128)
+    if (direct_tall(m, n))
         launch_direct<256, 0>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
-        launch_direct<128, 0>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        direct_rows_of<0>(direct_rows(m, 128), 1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 static void direct_3xtf32(int m, int n, int k, float alpha,
                           const float *a, int lda, const float *b, int ldb,
                           float beta, float *c, int ldc)
 {
-    launch_direct<128, 1>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    direct_rows_of<1>(direct_rows(m, 128), 1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 static void direct_tf32_split(int splits, int m, int n, int k, float alpha,
                               const float *a, int lda, const float *b,
                               int ldb, float *c, int ldc)
 {
-    launch_direct<128, 0>(splits, m, n, k, alpha, a, lda, b, ldb, 1.0f, c, ldc);
+    direct_rows_of<0>(direct_rows(m, 128), splits, m, n, k, alpha, a, lda,
+                      b, ldb, 1.0f, c, ldc);
 }
 
 static void direct_3xtf32_split(int splits, int m, int n, int k, float alpha,
                                 const float *a, int lda, const float *b,
                                 int ldb, float *c, int ldc)
 {
-    launch_direct<128, 1>(splits, m, n, k, alpha, a, lda, b, ldb, 1.0f, c, ldc);
+    direct_rows_of<1>(direct_rows(m, 128), splits, m, n, k, alpha, a, lda,
+                      b, ldb, 1.0f, c, ldc);
 }
 static int thin(int m, int n, int most)
 {
@@ -515,6 +611,18 @@ static int wave_slices(int m, int n, int steps, int tall, int cost)
         }
     }
     return splits;
+}
+static char *pad_buf;
+static size_t pad_len;
+
+static const void *aligned_copy(const void *x, int rows, int cols, int ld,
+                                int size, size_t at, int *ld_to)
+{
+    *ld_to = CEIL_DIV(cols * size, 16) * 16 / size;
+    CUDA_CHECK(cudaMemcpy2DAsync(pad_buf + at, (size_t)*ld_to * size, x,
+                                 (size_t)ld * size, (size_t)cols * size, rows,
+                                 cudaMemcpyDeviceToDevice, 0));
+    return pad_buf + at;
 }
 static int fp32_slices(int m, int n, int k)
 {
@@ -581,12 +689,12 @@ void gemm_tf32(int m, int n, int k, float alpha,
                const float *a, int lda, const float *b, int ldb,
                float beta, float *c, int ldc)
 {
-    if (thin(m, n, THIN)) {
+    if (m == 1 || n <= THIN) {
         run_thin<float>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
     if (tma_ok(a, lda, 4) && tma_ok(b, ldb, 4) && without_passes(m, n)) {
-        on_tensor_cores<float>("TF32 without passes", 32, m > 128,
+        on_tensor_cores<float>("TF32 without passes", 32, direct_tall(m, n),
                                UNIT_TF32, direct_tf32, direct_tf32_split,
                                m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
@@ -605,28 +713,13 @@ void gemm_3xtf32(int m, int n, int k, float alpha,
         return;
     }
     gemm_reserve(m, n, k, NULL);
-    if (tma_ok(b, ldb, 4)) {
-        on_tensor_cores<float>("3xTF32 with a pass over A alone", 32, 0,
-                               UNIT_3XTF32, direct_3xtf32, direct_3xtf32_split,
-                               m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        return;
-    }
-    on_tensor_cores<float>("chapter 12's 3xTF32 product", 32, 0, UNIT_3XTF32,
-                           hopper_3xtf32, hopper_3xtf32_split,
-                           m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-}
-static bf16_bits *pad_buf;
-static size_t pad_len;
-
-static const bf16_bits *aligned_copy(const bf16_bits *x, int rows,
-                                     int cols, int ld, bf16_bits *to,
-                                     int *ld_to)
-{
-    *ld_to = CEIL_DIV(cols, 8) * 8;
-    CUDA_CHECK(cudaMemcpy2DAsync(to, (size_t)*ld_to * 2, x, (size_t)ld * 2,
-                                 (size_t)cols * 2, rows,
-                                 cudaMemcpyDeviceToDevice, 0));
-    return to;
+    int copy = !tma_ok(b, ldb, 4);
+    if (copy)
+        b = (const float *)aligned_copy(b, k, n, ldb, 4, 0, &ldb);
+    on_tensor_cores<float>(copy ? "3xTF32, a pass over A, an aligned copy of B"
+                                : "3xTF32 with a pass over A alone",
+                           32, 0, UNIT_3XTF32, direct_3xtf32,
+                           direct_3xtf32_split, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
@@ -645,10 +738,11 @@ void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
     if (copies)
         gemm_reserve(m, n, k, NULL);
     if (!tma_ok(a, lda, 2))
-        a = aligned_copy(a, m, k, lda, pad_buf, &lda);
+        a = (const bf16_bits *)aligned_copy(a, m, k, lda, 2, 0, &lda);
     if (!tma_ok(b, ldb, 2))
-        b = aligned_copy(b, k, n, ldb, pad_buf + (size_t)m * CEIL_DIV(k, 8) * 8,
-                         &ldb);
+        b = (const bf16_bits *)aligned_copy(b, k, n, ldb, 2,
+                                            (size_t)m * CEIL_DIV(k, 8) * 16,
+                                            &ldb);
     int tall = CEIL_DIV(m, 256) * CEIL_DIV(n, 128) > sm_count() / 2;
     on_tensor_cores<bf16_bits>(what[copies], 64, tall, UNIT_BF16,
                                hopper_bf16, hopper_bf16_split,
@@ -656,13 +750,13 @@ void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
 }
 void gemm_reserve(int m, int n, int k, const struct operands *set)
 {
-    size_t len = (size_t)m * CEIL_DIV(k, 8) * 8 + (size_t)k * CEIL_DIV(n, 8) * 8;
+    size_t len = 4 * ((size_t)m * CEIL_DIV(k, 4) * 4 + (size_t)k * CEIL_DIV(n, 4) * 4);
     hopper_reserve(m, n, k, set);
     scratch(0, 2 * (size_t)m * CEIL_DIV(k, 4) * 4);   /* 3xTF32: A's parts */
     if (len > pad_len) {
         if (pad_buf)
             CUDA_CHECK(cudaFree(pad_buf));
-        CUDA_CHECK(cudaMalloc((void **)&pad_buf, len * sizeof(bf16_bits)));
+        CUDA_CHECK(cudaMalloc((void **)&pad_buf, len));
         pad_len = len;
     }
 }
