@@ -27,4 +27,6 @@ void hopper_reserve(int m, int n, int k, const struct operands *set);
 void hopper_release(void);
 /* whether the copy engine can read rows of [size]-byte numbers at x */
 int tma_ok(const void *x, int ld, int size);
+/* whether a persistent BF16 product takes whole tiles of 256 rows */
+int hopper_tall(int m, int n);
 #endif

@@ -3,7 +3,7 @@ slide_idea := Hopper: TMA copies, \texttt{wgmma} from shared memory, a producer 
     | A ring of stages, each with a full and an empty barrier and their parity \
     | BF16 within 10\% of cuBLAS at $4096^3$: {{verdict.ch12_bf16}}
 programs := ch12 ch12sweep
-roots := ch12.h
+roots := ch12.h hopper.h
 links := ch10 ch9 ch8 ch5
 sweep := ch12sweep --size 4096,8192
 extra_runs := --size 8192 -m 4097 -n 4095 -k 4093

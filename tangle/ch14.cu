@@ -171,10 +171,11 @@ static int resident(F *kernel, int threads)
     return per_sm * sm_count();
 }
 
-static int split_for(int blocks, int resident, int k, int step)
+static int split_for(int blocks, int threads, int resident, int k, int step)
 {
     int steps = CEIL_DIV(k, step);
-    int splits = CEIL_DIV(min(resident, 4 * sm_count()), blocks);
+    int most = 4 * THIN_THREADS / threads * sm_count();  /* 1024 threads an SM */
+    int splits = CEIL_DIV(min(resident, most), blocks);
     return splits < 1 ? 1 : splits > steps ? steps : splits;
 }
 template <typename T, int VEC, int R>
@@ -200,7 +201,7 @@ static void launch_thin(int m, int n, int k, float alpha, const T *a, int lda, c
         int res = r == 1 ? resident(thin_rows<T, VEC, 1>, threads)
                 : r == 4 ? resident(thin_rows<T, VEC, 4>, threads)
                 : resident(thin_rows<T, VEC, RMAX>, threads);
-        int splits = split_for(blocks, res, k, THIN_KC);
+        int splits = split_for(blocks, threads, res, k, THIN_KC);
         int kslice = CEIL_DIV(CEIL_DIV(k, splits), THIN_KC) * THIN_KC;
         splits = CEIL_DIV(k, kslice);
         if (splits > 1)
@@ -218,7 +219,8 @@ static void launch_thin(int m, int n, int k, float alpha, const T *a, int lda, c
               r, blocks, threads, splits);
     } else {
         int blocks = CEIL_DIV(n, THIN) * CEIL_DIV(m, 4 * THIN_THREADS / 32);
-        int splits = split_for(blocks, resident(thin_cols<T, VEC>, THIN_THREADS),
+        int splits = split_for(blocks, THIN_THREADS,
+                               resident(thin_cols<T, VEC>, THIN_THREADS),
                                k, 4 * THIN_KC);
         int kslice = CEIL_DIV(CEIL_DIV(k, splits), 4 * THIN_KC) * 4 * THIN_KC;
         splits = CEIL_DIV(k, kslice);
@@ -346,11 +348,74 @@ wgmma_tf32_regs<256>(float *d, const unsigned *a, uint64_t db)
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db),
                    "r"(1));
 }
-template <int TN, int X3>
+
+template <int N>
+__device__ __forceinline__ void
+wgmma_bf16_regs(float *d, const unsigned *a, uint64_t db);
+
+template <>
+__device__ __forceinline__ void
+wgmma_bf16_regs<16>(float *d, const unsigned *a, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %13, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
+                 ACC8 ", {%8, %9, %10, %11}, %12, p, 1, 1, 0;\n}\n"
+                 : ACC8_OPERANDS(d)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db),
+                   "r"(1));
+}
+
+template <>
+__device__ __forceinline__ void
+wgmma_bf16_regs<32>(float *d, const unsigned *a, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
+                 ACC16 ", {%16, %17, %18, %19}, %20, p, 1, 1, 0;\n}\n"
+                 : ACC16_OPERANDS(d)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db),
+                   "r"(1));
+}
+
+template <>
+__device__ __forceinline__ void
+wgmma_bf16_regs<64>(float *d, const unsigned *a, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+                 ACC32 ", {%32, %33, %34, %35}, %36, p, 1, 1, 0;\n}\n"
+                 : ACC32_OPERANDS(d)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db),
+                   "r"(1));
+}
+
+template <>
+__device__ __forceinline__ void
+wgmma_bf16_regs<128>(float *d, const unsigned *a, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+                 ACC64 ", {%64, %65, %66, %67}, %68, p, 1, 1, 0;\n}\n"
+                 : ACC64_OPERANDS(d)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db),
+                   "r"(1));
+}
+
+template <int KIND, int N>
+__device__ __forceinline__ void
+wgmma_regs(float *d, const unsigned *a, uint64_t db)
+{
+    if constexpr (KIND == BF16_KIND)
+        wgmma_bf16_regs<N>(d, a, db);
+    else
+        wgmma_tf32_regs<N>(d, a, db);
+}
+template <int KIND, int TN>
 struct direct_shape {
     enum {
-        BM = TN, BN = 128, BK = 32,
-        A_BYTES = BM * BK * 4, B_BYTES = BK * BN * 4,
+        X3 = KIND == X3_KIND, SIZE = KIND == BF16_KIND ? 2 : 4,
+        BM = TN, BN = 128, BK = 128 / SIZE, BOXES = BN / BK,
+        A_BYTES = BM * 128, B_BYTES = BK * BN * SIZE,
         B_AT = (1 + X3) * A_BYTES,                /* X3: A's two parts */
         STAGE_BYTES = B_AT + B_BYTES,
         STAGES = 200 * 1024 / STAGE_BYTES,
@@ -359,12 +424,12 @@ struct direct_shape {
 };
 struct direct_maps { CUtensorMap a, a_small, b; };
 
-template <int TN, int X3>
+template <int KIND, int TN>
 __global__ void __launch_bounds__(384, 1)
-tf32_direct(const __grid_constant__ struct direct_maps maps, int m, int n,
+direct_gemm(const __grid_constant__ struct direct_maps maps, int m, int n,
             int k, float alpha, float beta, float *c_, int ldc, int slice)
 {
-    typedef direct_shape<TN, X3> S;
+    typedef direct_shape<KIND, TN> S;
     extern __shared__ __align__(1024) char smem_raw[];
     __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];
     char *stages = (char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
@@ -396,12 +461,12 @@ tf32_direct(const __grid_constant__ struct direct_maps maps, int m, int n,
                         mbar_wait(&empty[s], (it / S::STAGES - 1) & 1);
                     mbar_expect_bytes(&full[s], S::STAGE_BYTES);
                     tma_load(st, &maps.a, &full[s], step * S::BK, row0);
-                    if (X3)
+                    if (S::X3)
                         tma_load(st + S::A_BYTES, &maps.a_small, &full[s],
                                  step * S::BK, row0);
-                    for (int q = 0; q < 4; q++)
-                        tma_load(st + S::B_AT + q * 4096, &maps.b, &full[s],
-                                 col0 + 32 * q, step * S::BK);
+                    for (int q = 0; q < S::BOXES; q++)
+                        tma_load(st + S::B_AT + q * S::BK * 128, &maps.b,
+                                 &full[s], col0 + S::BK * q, step * S::BK);
                 }
             }
     } else {
@@ -418,7 +483,7 @@ tf32_direct(const __grid_constant__ struct direct_maps maps, int m, int n,
             #pragma unroll
             for (int i = 0; i < TN / 2; i++) {
                 acc[i] = 0.0f;
-                if (X3)
+                if (S::X3)
                     fresh[i] = 0.0f;
             }
             for (int step = first; step < last; step++, it++) {
@@ -426,37 +491,46 @@ tf32_direct(const __grid_constant__ struct direct_maps maps, int m, int n,
                 const char *st = stages + s * S::STAGE_BYTES;
                 unsigned frag[4][4], small[4][4];
                 mbar_wait(&full[s], (it / S::STAGES) & 1);
-                #pragma unroll
-                for (int kk = 0; kk < 4; kk++)
+                if (KIND == BF16_KIND) {
                     #pragma unroll
-                    for (int i = 0; i < 4; i++) {
-                        int h = i % 2, g = lane / 4, kq = 8 * kk + lane % 4 + 4 * (i / 2);
-                        int chunk = (4 * (g / 4) + w) ^ (kq % 8);
-                        float v = *(const float *)(st + S::B_AT + (2 * c + h) * 4096
-                                                   + kq * 128 + chunk * 16 + g % 4 * 4);
-                        float big = tf32_rounded(v);
-                        frag[kk][i] = __float_as_uint(big);
-                        if (X3)
-                            small[kk][i] = __float_as_uint(tf32_rounded(v - big));
+                    for (int kk = 0; kk < 4; kk++) {
+                        int j = lane / 8, kq = 16 * kk + 8 * (j / 2) + lane % 8;
+                        int chunk = (2 * w + j % 2) ^ (kq % 8);
+                        ldmatrix_x4_trans(frag[kk], st + S::B_AT + c * 8192 + kq * 128 + chunk * 16);
                     }
+                } else {
+                    #pragma unroll
+                    for (int kk = 0; kk < 4; kk++)
+                        #pragma unroll
+                        for (int i = 0; i < 4; i++) {
+                            int h = i % 2, g = lane / 4, kq = 8 * kk + lane % 4 + 4 * (i / 2);
+                            int chunk = (4 * (g / 4) + w) ^ (kq % 8);
+                            float v = *(const float *)(st + S::B_AT + (2 * c + h) * 4096
+                                                       + kq * 128 + chunk * 16 + g % 4 * 4);
+                            float big = tf32_rounded(v);
+                            frag[kk][i] = __float_as_uint(big);
+                            if (S::X3)
+                                small[kk][i] = __float_as_uint(tf32_rounded(v - big));
+                        }
+                }
                 wgmma_fence();
                 #pragma unroll
                 for (int kk = 0; kk < 4; kk++) {
                     uint64_t big_a = wgmma_desc(st + 32 * kk, 0, 1024);
-                    if (X3) {
+                    if (S::X3) {
                         uint64_t small_a = wgmma_desc(st + S::A_BYTES + 32 * kk, 0, 1024);
-                        wgmma_tf32_regs<TN>(fresh, small[kk], big_a);
-                        wgmma_tf32_regs<TN>(fresh, frag[kk], small_a);
-                        wgmma_tf32_regs<TN>(fresh, frag[kk], big_a);
+                        wgmma_regs<KIND, TN>(fresh, small[kk], big_a);
+                        wgmma_regs<KIND, TN>(fresh, frag[kk], small_a);
+                        wgmma_regs<KIND, TN>(fresh, frag[kk], big_a);
                     } else {
-                        wgmma_tf32_regs<TN>(acc, frag[kk], big_a);
+                        wgmma_regs<KIND, TN>(acc, frag[kk], big_a);
                     }
                 }
                 wgmma_commit();
                 wgmma_wait<0>();
                 if (threadIdx.x % 128 == 0)
                     mbar_arrive(&empty[s]);
-                if (X3)
+                if (S::X3)
                     #pragma unroll
                     for (int i = 0; i < TN / 2; i++) {
                         acc[i] += fresh[i];
@@ -467,7 +541,9 @@ tf32_direct(const __grid_constant__ struct direct_maps maps, int m, int n,
             for (int i = 0; i < TN / 2; i++) {
                 int e = i % 4, g = lane / 4;
                 int row = row0 + 8 * (i / 4) + 2 * (lane % 4) + e % 2;
-                int col = col0 + 64 * c + 32 * (e / 2) + 16 * (g / 4) + 4 * w + g % 4;
+                int col = col0 + 64 * c + (KIND == BF16_KIND
+                                           ? 16 * w + 8 * (e / 2) + g
+                                           : 32 * (e / 2) + 16 * (g / 4) + 4 * w + g % 4);
                 if (row < m && col < n) {
                     float *cij = &c_[(size_t)row * ldc + col];
                     if (slices > 1)
@@ -480,36 +556,37 @@ tf32_direct(const __grid_constant__ struct direct_maps maps, int m, int n,
         }
     }
 }
-template <int TN, int X3>
+template <int KIND, int TN, typename T>
 static void launch_direct(int splits, int m, int n, int k, float alpha,
-                                      const float *a, int lda, const float *b, int ldb,
-                                      float beta, float *c, int ldc)
+                          const T *a, int lda, const T *b, int ldb,
+                          float beta, float *c, int ldc)
 {
-    typedef direct_shape<TN, X3> S;
+    typedef direct_shape<KIND, TN> S;
     static int ready;
     struct direct_maps maps;
     int tiles = CEIL_DIV(m, S::BM) * CEIL_DIV(n, S::BN);
     int steps = CEIL_DIV(k, S::BK), slice = CEIL_DIV(steps, splits);
-    int units = tiles * CEIL_DIV(steps, slice);
-    if (X3) {
+    int units = tiles * CEIL_DIV(steps, slice), bf16 = KIND == BF16_KIND;
+    if (S::X3) {
         int ld = CEIL_DIV(k, 4) * 4;
         float *big = scratch(0, 2 * (size_t)m * ld), *small = big + (size_t)m * ld;
-        split_rows<<<dim3(m, CEIL_DIV(ld / 4, 128)), 128>>>(a, lda, big, small,
+        split_rows<<<dim3(m, CEIL_DIV(ld / 4, 128)), 128>>>((const float *)a,
+                                                           lda, big, small,
                                                            ld, m, k);
         CUDA_CHECK(cudaGetLastError());
-        tensor_map(&maps.a, big, 0, m, k, ld, TN, 32);
-        tensor_map(&maps.a_small, small, 0, m, k, ld, TN, 32);
+        tensor_map(&maps.a, big, 0, m, k, ld, TN, S::BK);
+        tensor_map(&maps.a_small, small, 0, m, k, ld, TN, S::BK);
     } else {
-        tensor_map(&maps.a, a, 0, m, k, lda, TN, 32);
+        tensor_map(&maps.a, a, bf16, m, k, lda, TN, S::BK);
     }
-    tensor_map(&maps.b, b, 0, k, n, ldb, 32, 32);
+    tensor_map(&maps.b, b, bf16, k, n, ldb, S::BK, S::BK);
     if (!ready) {
-        CUDA_CHECK(cudaFuncSetAttribute(tf32_direct<TN, X3>,
+        CUDA_CHECK(cudaFuncSetAttribute(direct_gemm<KIND, TN>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         (int)S::SMEM));
         ready = 1;
     }
-    tf32_direct<TN, X3><<<min(units, sm_count()), 384, S::SMEM>>>(
+    direct_gemm<KIND, TN><<<min(units, sm_count()), 384, S::SMEM>>>(
         maps, m, n, k, alpha, splits > 1 ? 1.0f : beta, c, ldc, slice);
     CUDA_CHECK(cudaGetLastError());
 }
@@ -529,19 +606,20 @@ static int direct_tall(int m, int n)      /* whole tiles of 256 rows */
                       <= 4 * CEIL_DIV(CEIL_DIV(m, 128) * cols, s);
 }
 
-template <int X3>
-static void direct_rows_of(int tn, int splits, int m, int n, int k, float alpha,
-                                               const float *a, int lda, const float *b, int ldb,
-                                               float beta, float *c, int ldc)
+template <int KIND, typename T>
+static void direct_rows_of(int splits, int m, int n, int k, float alpha,
+                           const T *a, int lda, const T *b, int ldb,
+                           float beta, float *c, int ldc)
 {
+    int tn = direct_rows(m, 128);
     if (tn == 16)
-        launch_direct<16, X3>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        launch_direct<KIND, 16>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else if (tn == 32)
-        launch_direct<32, X3>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        launch_direct<KIND, 32>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else if (tn == 64)
-        launch_direct<64, X3>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        launch_direct<KIND, 64>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
-        launch_direct<128, X3>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        launch_direct<KIND, 128>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 static void direct_tf32(int m, int n, int k, float alpha,
@@ -549,32 +627,47 @@ static void direct_tf32(int m, int n, int k, float alpha,
                         float beta, float *c, int ldc)
 {
     if (direct_tall(m, n))
-        launch_direct<256, 0>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        launch_direct<TF32_KIND, 256>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
-        direct_rows_of<0>(direct_rows(m, 128), 1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        direct_rows_of<TF32_KIND>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 static void direct_3xtf32(int m, int n, int k, float alpha,
                           const float *a, int lda, const float *b, int ldb,
                           float beta, float *c, int ldc)
 {
-    direct_rows_of<1>(direct_rows(m, 128), 1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    direct_rows_of<X3_KIND>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+static void direct_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
+                        int lda, const bf16_bits *b, int ldb, float beta,
+                        float *c, int ldc)
+{
+    direct_rows_of<BF16_KIND>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 static void direct_tf32_split(int splits, int m, int n, int k, float alpha,
                               const float *a, int lda, const float *b,
                               int ldb, float *c, int ldc)
 {
-    direct_rows_of<0>(direct_rows(m, 128), splits, m, n, k, alpha, a, lda,
-                      b, ldb, 1.0f, c, ldc);
+    direct_rows_of<TF32_KIND>(splits, m, n, k, alpha, a, lda, b, ldb, 1.0f,
+                              c, ldc);
 }
 
 static void direct_3xtf32_split(int splits, int m, int n, int k, float alpha,
                                 const float *a, int lda, const float *b,
                                 int ldb, float *c, int ldc)
 {
-    direct_rows_of<1>(direct_rows(m, 128), splits, m, n, k, alpha, a, lda,
-                      b, ldb, 1.0f, c, ldc);
+    direct_rows_of<X3_KIND>(splits, m, n, k, alpha, a, lda, b, ldb, 1.0f,
+                            c, ldc);
+}
+
+static void direct_bf16_split(int splits, int m, int n, int k, float alpha,
+                              const bf16_bits *a, int lda,
+                              const bf16_bits *b, int ldb, float *c, int ldc)
+{
+    direct_rows_of<BF16_KIND>(splits, m, n, k, alpha, a, lda, b, ldb, 1.0f,
+                              c, ldc);
 }
 static int thin(int m, int n, int most)
 {
@@ -721,16 +814,20 @@ void gemm_3xtf32(int m, int n, int k, float alpha,
                            32, 0, UNIT_3XTF32, direct_3xtf32,
                            direct_3xtf32_split, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
+enum { BF16_FEW_ROWS = 128 };
 
 void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
                int lda, const bf16_bits *b, int ldb, float beta, float *c,
                int ldc)
 {
-    static const char *const what[] = {
-        "chapter 12's BF16 product",
-        "chapter 12's BF16 product after 1 aligned copy",
-        "chapter 12's BF16 product after 2 aligned copies" };
-    if (thin(m, n, 4)) {
+    static const char *const what[2][3] = {
+        { "chapter 12's BF16 product",
+          "chapter 12's BF16 product after 1 aligned copy",
+          "chapter 12's BF16 product after 2 aligned copies" },
+        { "BF16 as C^T = B^T A^T",
+          "BF16 as C^T = B^T A^T after 1 aligned copy",
+          "BF16 as C^T = B^T A^T after 2 aligned copies" } };
+    if (n <= 4) {
         run_thin<bf16_bits>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
@@ -743,10 +840,14 @@ void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
         b = (const bf16_bits *)aligned_copy(b, k, n, ldb, 2,
                                             (size_t)m * CEIL_DIV(k, 8) * 16,
                                             &ldb);
-    int tall = CEIL_DIV(m, 256) * CEIL_DIV(n, 128) > sm_count() / 2;
-    on_tensor_cores<bf16_bits>(what[copies], 64, tall, UNIT_BF16,
-                               hopper_bf16, hopper_bf16_split,
-                               m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (m <= BF16_FEW_ROWS)
+        on_tensor_cores<bf16_bits>(what[1][copies], 64, 0, UNIT_BF16,
+                                   direct_bf16, direct_bf16_split,
+                                   m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else
+        on_tensor_cores<bf16_bits>(what[0][copies], 64, hopper_tall(m, n),
+                                   UNIT_BF16, hopper_bf16, hopper_bf16_split,
+                                   m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 void gemm_reserve(int m, int n, int k, const struct operands *set)
 {
@@ -804,7 +905,7 @@ static const struct kernel kernels[] = {
     { .name = "fp32-split", .what = "chapter 9's split alone, by the rule",
       .function = FUNCTION(sgemm_dbuf<SMALL>), .run = fp32_split },
     { .name = "tf32", .what = "the TF32 dispatcher",
-      .function = "tf32_direct<256, 0>",
+      .function = "direct_gemm<1, 256>",
       .precision = TF32, .run = gemm_tf32,
       .setup = gemm_reserve, .teardown = gemm_release },
     { .name = "tf32-tiles", .what = "chapter 12's TF32 product alone",
@@ -813,11 +914,11 @@ static const struct kernel kernels[] = {
       .setup = hopper_reserve, .teardown = hopper_release },
     { .name = "tf32-direct",
       .what = "the TF32 dispatcher, without passes wherever the rows allow",
-      .function = "tf32_direct<256, 0>",
+      .function = "direct_gemm<1, 256>",
       .precision = TF32, .run = tf32_direct_entry,
       .setup = gemm_reserve, .teardown = gemm_release },
     { .name = "3xtf32", .what = "the 3xTF32 dispatcher",
-      .function = "tf32_direct<128, 1>",
+      .function = "direct_gemm<2, 128>",
       .precision = FP32_3XTF32, .run = gemm_3xtf32,
       .setup = gemm_reserve, .teardown = gemm_release },
     { .name = "3xtf32-tiles", .what = "chapter 12's 3xTF32 product alone",

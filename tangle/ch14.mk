@@ -4,7 +4,7 @@ slide_idea := One entry point per precision, for any $M$, $N$, $K$, leading dime
     | A thin product streams the larger operand when $M$ or $N$ is small; few tiles split $K$ on the tensor cores; TF32 reads $A$ and $B$ as they lie, $B^T$ through registers \
     | Over {{ch14.suite.shapes}} public shapes, FP32 at {{ch14.suite.fp32.geomean_pct}}\%, TF32 at {{ch14.suite.tf32.geomean_pct}}\%, BF16 at {{ch14.suite.bf16.geomean_pct}}\% of cuBLAS (geometric means)
 programs := ch14
-roots := ch14.h hopper.h
+roots := ch14.h
 links := ch12 ch10 ch9 ch8 ch5
 suite := shapes/suite.csv
 needs := sm_90a
@@ -14,8 +14,8 @@ profile_at := 1x4096x14336:fp32:thin_rows 16x4096x14336:fp32:thin_rows \
     35x8457x2560:fp32-split:sgemm_dbuf 35x8457x2560:fp32:sgemm_streamk \
     256x256x65536:fp32:sgemm_dbuf 1x28672x8192:fp32:thin_rows \
     256x256x65536:fp32-tiles 16x4096x14336:bf16-tiles 1x4096x14336:bf16:thin_rows \
-    128x4096x14336:tf32:tf32_direct 128x4096x14336:tf32-tiles:split_transposed \
-    8192x64x8192:tf32:tf32_direct 8192x64x8192:tf32-tiles:split_rows \
+    128x4096x14336:tf32:direct_gemm 128x4096x14336:tf32-tiles:split_transposed \
+    8192x64x8192:tf32:direct_gemm 8192x64x8192:tf32-tiles:split_rows \
     256x256x65536:bf16:hopper_gemm
 lab := Stream the rows of $B$ from [[kc]]
 lab_kernel := thin_rows

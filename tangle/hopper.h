@@ -1,4 +1,4 @@
-/* hopper.h: chapter 12's Hopper instructions and tensor maps. */
+/* hopper.h: chapter 12's Hopper instructions, shapes and tensor maps. */
 #ifndef HOPPER_H
 #define HOPPER_H
 #include <stdio.h>
@@ -187,38 +187,27 @@ __device__ __forceinline__ void cluster_sync(void)
                  "barrier.cluster.wait.acquire;\n" ::: "memory");
 }
 
-static void tensor_map(CUtensorMap *map, const void *x, int bf16, int rows,
-                       int cols, int ld, int box_rows, int box_cols)
-{
-    static PFN_cuTensorMapEncodeTiled_v12000 encode;
-    int size = bf16 ? 2 : 4;
-    cuuint64_t dims[2] = { (cuuint64_t)cols, (cuuint64_t)rows };
-    cuuint64_t strides[1] = { (cuuint64_t)ld * size };
-    cuuint32_t box[2] = { (cuuint32_t)box_cols, (cuuint32_t)box_rows };
-    cuuint32_t unit[2] = { 1, 1 };
-    if (!encode) {
-        enum cudaDriverEntryPointQueryResult found;
-        CUDA_CHECK(cudaGetDriverEntryPointByVersion(
-            "cuTensorMapEncodeTiled", (void **)&encode, 12000,
-            cudaEnableDefault, &found));
-        if (found != cudaDriverEntryPointSuccess) {
-            fprintf(stderr, "ch12: the driver has no cuTensorMapEncodeTiled\n");
-            exit(3);
-        }
-    }
-    CUresult r = encode(map, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-                                  : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
-                        2, (void *)x, dims, strides, box, unit,
-                        CU_TENSOR_MAP_INTERLEAVE_NONE,
-                        CU_TENSOR_MAP_SWIZZLE_128B,
-                        CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (r != CUDA_SUCCESS) {
-        fprintf(stderr, "ch12: cuTensorMapEncodeTiled failed (%d)\n", (int)r);
-        exit(1);
-    }
-}
+#define BF16_KIND 0
+#define TF32_KIND 1
+#define X3_KIND 2
 
+template <int KIND, int M64 = KIND == X3_KIND ? 1 : 2, int ST = 0>
+struct hopper_shape {
+    enum {
+        OPS = KIND == X3_KIND ? 2 : 1,        /* operand pairs per stage */
+        MI = M64,                             /* m64 tiles per consumer */
+        BM = 2 * 64 * MI, BN = 128,
+        BK = KIND == BF16_KIND ? 64 : 32,     /* one 128-byte row */
+        A_BYTES = BM * 128, B_BYTES = BN * 128,
+        STAGE_BYTES = OPS * (A_BYTES + B_BYTES),
+        STAGES = ST ? ST : KIND == X3_KIND ? 3 : 4,
+        OUT_BYTES = 2 * 64 * 128,             /* two boxes of C per consumer */
+        SMEM = STAGES * STAGE_BYTES + 2 * OUT_BYTES + 1024  /* + alignment */
+    };
+};
+
+void tensor_map(CUtensorMap *map, const void *x, int bf16, int rows,
+                int cols, int ld, int box_rows, int box_cols);
 __global__ void split_rows(const float *a, int lda, float *big, float *small,
                            int ld, int m, int k);
 #endif
