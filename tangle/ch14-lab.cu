@@ -802,7 +802,7 @@ void gemm_3xtf32(int m, int n, int k, float alpha,
     int copy = !tma_ok(b, ldb, 4);
     if (copy)
         b = (const float *)aligned_copy(b, k, n, ldb, 4, 0, &ldb);
-    on_tensor_cores<float>(copy ? "3xTF32, a pass over A, an aligned copy of B"
+    on_tensor_cores<float>(copy ? "3xTF32 with a pass over A and an aligned copy of B"
                                 : "3xTF32 with a pass over A alone",
                            32, 0, UNIT_3XTF32, direct_3xtf32,
                            direct_3xtf32_split, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
