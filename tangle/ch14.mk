@@ -13,7 +13,7 @@ headline := fp32
 profile_at := 1x4096x14336:fp32:thin_rows 16x4096x14336:fp32:thin_rows \
     35x8457x2560:fp32-split:sgemm_dbuf 35x8457x2560:fp32:sgemm_streamk \
     256x256x65536:fp32:sgemm_dbuf 1x28672x8192:fp32:thin_rows \
-    256x256x65536:fp32-tiles 16x4096x14336:bf16-tiles 1x4096x14336:bf16:thin_rows \
+    256x256x65536:fp32-tiles 16x4096x14336:bf16-tiles 16x4096x14336:bf16:direct_gemm 1x4096x14336:bf16:direct_gemm \
     128x4096x14336:tf32:direct_gemm 128x4096x14336:tf32-tiles:split_transposed \
     8192x64x8192:tf32:direct_gemm 8192x64x8192:tf32-tiles:split_rows \
     256x256x65536:bf16:hopper_gemm
