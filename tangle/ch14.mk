@@ -1,7 +1,7 @@
 slide_figure := suite-ch14
 slide_chunk := The FP32 dispatcher
 slide_idea := One entry point per precision, for any $M$, $N$, $K$, leading dimensions, $\alpha$, $\beta$ \
-    | A thin product streams the larger operand when $M$ or $N$ is small; few tiles split $K$ on the tensor cores; TF32 reads $A$ and $B$ as they lie, $B^T$ through registers \
+    | A thin product streams the larger operand when $M$ or $N$ is small; few tiles split $K$ on the tensor cores; TF32, and BF16 with few rows, read $A$ and $B$ as they lie, $B^T$ through registers \
     | Over {{ch14.suite.shapes}} public shapes, FP32 at {{ch14.suite.fp32.geomean_pct}}\%, TF32 at {{ch14.suite.tf32.geomean_pct}}\%, BF16 at {{ch14.suite.bf16.geomean_pct}}\% of cuBLAS (geometric means)
 programs := ch14
 roots := ch14.h
@@ -24,7 +24,6 @@ lab_needs := lab 6 (16-byte loads), sm_90a for the chapter's program
 lab_entries := fp32-thin
 model.ch14_thin_fp32_tflops := 2 * 16 / 4 * ceil.copy_tbs | %.0f
 model.ch14_thin_bf16_tflops := 2 * 16 / 2 * ceil.copy_tbs | %.0f
-model.ch14_thin_bf16_4_tflops := 2 * 4 / 2 * ceil.copy_tbs | %.0f
 model.ch14_pad_mb := 2 * 2 * 2 * 4093 * 4093 / 1e6 | %.0f
 model.ch14_pad_us := model.ch14_pad_mb / ceil.copy_tbs | %.0f
 model.ch14_copy_gbs := 1000 * ceil.copy_tbs | %.0f
@@ -37,7 +36,13 @@ compare.ch14_pad := ch14.suite.bf16.4093x4099x4091.tflops ; \
     ch14.suite.bf16-tiles.4093x4099x4091.tflops ; \
     ch14.suite.bf16.4093x4099x4091.spread_pct ; \
     ch14.suite.bf16-tiles.4093x4099x4091.spread_pct | faster than the fallback / slower than the fallback
-model.ch14_bf16_useful_16 := 100 * 16 / 128 | %.1f
+model.ch14_bf16_b_gb := 2 * 4096 * 14336 / 1e9 | %.3f
+model.ch14_bf16_stages16 := int(200 * 1024 / (16 * 128 + 64 * 128 * 2)) | %d
+model.ch14_bf16_flight_kb := model.ch14_bf16_stages16 * 16 | %d
+compare.ch14_tf32_same := ch14.suite.tf32.128x28672x8192.tflops ; \
+    ch14.suite.tf32-direct.128x28672x8192.tflops ; \
+    ch14.suite.tf32.128x28672x8192.spread_pct ; \
+    ch14.suite.tf32-direct.128x28672x8192.spread_pct
 model.ch14_x3_1409 := ch14.suite.3xtf32.1409x1536x8192.pct / 100 | %.2f
 model.ch14_x3_2817 := ch14.suite.3xtf32.2817x1536x4096.pct / 100 | %.2f
 model.ch14_x3t_1409 := ch14.suite.3xtf32-tiles.1409x1536x8192.pct / 100 | %.2f
