@@ -39,10 +39,6 @@ compare.ch14_pad := ch14.suite.bf16.4093x4099x4091.tflops ; \
 model.ch14_bf16_b_gb := 2 * 4096 * 14336 / 1e9 | %.3f
 model.ch14_bf16_stages16 := int(200 * 1024 / (16 * 128 + 64 * 128 * 2)) | %d
 model.ch14_bf16_flight_kb := model.ch14_bf16_stages16 * 16 | %d
-compare.ch14_tf32_same := ch14.suite.tf32.128x28672x8192.tflops ; \
-    ch14.suite.tf32-direct.128x28672x8192.tflops ; \
-    ch14.suite.tf32.128x28672x8192.spread_pct ; \
-    ch14.suite.tf32-direct.128x28672x8192.spread_pct
 model.ch14_x3_1409 := ch14.suite.3xtf32.1409x1536x8192.pct / 100 | %.2f
 model.ch14_x3_2817 := ch14.suite.3xtf32.2817x1536x4096.pct / 100 | %.2f
 model.ch14_x3t_1409 := ch14.suite.3xtf32-tiles.1409x1536x8192.pct / 100 | %.2f
