@@ -415,20 +415,85 @@ struct direct_shape {
         SMEM = STAGES * STAGE_BYTES + 1024          /* + alignment */
     };
 };
+struct last_wave {
+    int tiles;          /* the kernel's last tiles are split ... */
+    int slice;          /* ... in slices of this many steps */
+    float *partials;    /* one tile of sums per block */
+    int *flags;         /* per block: the launch whose sums are there */
+    int epoch;          /* this launch */
+};
+__device__ __forceinline__ void consumers_sync(void)
+{
+    asm volatile("bar.sync 1, 256;\n" ::: "memory");
+}
+
+__device__ __forceinline__ void store_release(int *flag, int v)
+{
+    asm volatile("st.release.gpu.global.b32 [%0], %1;\n"
+                 :: "l"(flag), "r"(v) : "memory");
+}
+
+__device__ __forceinline__ int load_acquire(const int *flag)
+{
+    int v;
+    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n"
+                 : "=r"(v) : "l"(flag) : "memory");
+    return v;
+}
+struct pieces {
+    int next, whole;    /* whole tiles: [[next]], a grid apart, below [[whole]] */
+    int unit;           /* then unit [[unit]] of the last wave, or none (-1) */
+    int tail, slice, steps;
+};
+
+__device__ __forceinline__ struct pieces pieces_of_block(int tiles,
+                                                         struct last_wave lw,
+                                                         int steps)
+{
+    struct pieces w;
+    w.next = blockIdx.x;
+    w.whole = tiles - lw.tiles;
+    w.unit = blockIdx.x < lw.tiles * CEIL_DIV(steps, lw.slice)
+             ? (int)blockIdx.x : -1;
+    w.tail = lw.tiles;
+    w.slice = lw.slice;
+    w.steps = steps;
+    return w;
+}
+
+__device__ __forceinline__ int next_piece(struct pieces *w, int *tile,
+                                          int *first, int *last)
+{
+    if (w->next < w->whole) {
+        *tile = w->next;
+        *first = 0;
+        *last = w->steps;
+        w->next += gridDim.x;
+        return 1;
+    }
+    if (w->unit < 0)
+        return 0;
+    *tile = w->whole + w->unit % w->tail;
+    *first = w->unit / w->tail * w->slice;
+    *last = min(*first + w->slice, w->steps);
+    w->unit = -1;
+    return 1;
+}
 struct direct_maps { CUtensorMap a, a_small, b; };
 
 template <int KIND, int TN>
 __global__ void __launch_bounds__(384, 1)
 direct_gemm(const __grid_constant__ struct direct_maps maps, int m, int n,
-            int k, float alpha, float beta, float *c_, int ldc, int slice)
+            int k, float alpha, float beta, float *c_, int ldc,
+            struct last_wave lw)
 {
     typedef direct_shape<KIND, TN> S;
     extern __shared__ __align__(1024) char smem_raw[];
     __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];
     char *stages = (char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
-    int steps = CEIL_DIV(k, S::BK), slices = CEIL_DIV(steps, slice);
+    int steps = CEIL_DIV(k, S::BK);
     int tiles_m = CEIL_DIV(m, S::BM), tiles_n = CEIL_DIV(n, S::BN);
-    int tiles = tiles_m * tiles_n, units = tiles * slices;
+    int tiles = tiles_m * tiles_n;
     if (threadIdx.x == 0) {
         for (int s = 0; s < S::STAGES; s++) {
             mbar_init(&full[s], 1);
@@ -437,13 +502,12 @@ direct_gemm(const __grid_constant__ struct direct_maps maps, int m, int n,
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     }
     __syncthreads();
+    struct pieces work = pieces_of_block(tiles, lw, steps);
+    int tile, first, last;
     if (threadIdx.x / 128 == 0) {
         regs_down<40>();
         if (threadIdx.x == 0)
-            for (int unit = blockIdx.x, it = 0; unit < units;
-                 unit += gridDim.x) {
-                int tile = unit % tiles, first = unit / tiles * slice;
-                int last = min(first + slice, steps);
+            for (int it = 0; next_piece(&work, &tile, &first, &last); ) {
                 int first_col = tile / (8 * tiles_m) * 8, cols = min(tiles_n - first_col, 8);
                 int row0 = tile % (8 * tiles_m) / cols * S::BM;
                 int col0 = (first_col + tile % (8 * tiles_m) % cols) * S::BN;
@@ -467,9 +531,7 @@ direct_gemm(const __grid_constant__ struct direct_maps maps, int m, int n,
         int c = threadIdx.x / 128 - 1, w = threadIdx.x % 128 / 32;
         int lane = threadIdx.x % 32;
         float acc[TN / 2], fresh[TN / 2];
-        for (int unit = blockIdx.x, it = 0; unit < units; unit += gridDim.x) {
-            int tile = unit % tiles, first = unit / tiles * slice;
-            int last = min(first + slice, steps);
+        for (int it = 0; next_piece(&work, &tile, &first, &last); ) {
             int first_col = tile / (8 * tiles_m) * 8, cols = min(tiles_n - first_col, 8);
             int row0 = tile % (8 * tiles_m) / cols * S::BM;
             int col0 = (first_col + tile % (8 * tiles_m) % cols) * S::BN;
@@ -530,6 +592,30 @@ direct_gemm(const __grid_constant__ struct direct_maps maps, int m, int n,
                         fresh[i] = 0.0f;
                     }
             }
+            if (first > 0) {
+                float *mine = lw.partials + (size_t)blockIdx.x * TN * 128 + threadIdx.x - 128;
+                #pragma unroll
+                for (int i = 0; i < TN / 2; i++)
+                    __stcg(&mine[256 * i], acc[i]);
+                __threadfence();
+                consumers_sync();
+                if (threadIdx.x == 128)
+                    store_release(&lw.flags[blockIdx.x], lw.epoch);
+                continue;
+            }
+            if (last < steps) {
+                for (int b = blockIdx.x + lw.tiles; b < lw.tiles * CEIL_DIV(steps, lw.slice);
+                     b += lw.tiles) {
+                    if (threadIdx.x == 128)
+                        while (load_acquire(&lw.flags[b]) != lw.epoch)
+                            ;
+                    consumers_sync();
+                    const float *theirs = lw.partials + (size_t)b * TN * 128 + threadIdx.x - 128;
+                    #pragma unroll
+                    for (int i = 0; i < TN / 2; i++)
+                        acc[i] += __ldcg(&theirs[256 * i]);
+                }
+            }
             #pragma unroll
             for (int i = 0; i < TN / 2; i++) {
                 int e = i % 4, g = lane / 4;
@@ -539,27 +625,78 @@ direct_gemm(const __grid_constant__ struct direct_maps maps, int m, int n,
                                            : 32 * (e / 2) + 16 * (g / 4) + 4 * w + g % 4);
                 if (row < m && col < n) {
                     float *cij = &c_[(size_t)row * ldc + col];
-                    if (slices > 1)
-                        atomicAdd(cij, alpha * acc[i]);
-                    else
-                        *cij = beta == 0.0f ? alpha * acc[i]
-                                            : alpha * acc[i] + beta * *cij;
+                    *cij = beta == 0.0f ? alpha * acc[i] : alpha * acc[i] + beta * *cij;
                 }
             }
         }
     }
 }
+enum { SLICE_COST = 2 };         /* stages per slice the first one waits for */
+
+struct wave_plan { int tiles, slice, blocks; long time; };
+
+static struct wave_plan plan_waves(int tiles, int steps)
+{
+    int sms = sm_count(), rest = tiles % sms;
+    struct wave_plan p = { 0, steps, min(tiles, sms),
+                           (long)CEIL_DIV(tiles, sms) * steps };
+    long best = steps * 9 / 10;                   /* save a tenth or more */
+    for (int s = 2; rest && s * rest <= sms && s <= steps; s++) {
+        int slice = CEIL_DIV(steps, s), slices = CEIL_DIV(steps, slice);
+        long time = slice + SLICE_COST * (slices - 1);
+        if (time < best) {
+            best = time;
+            p.tiles = rest;
+            p.slice = slice;
+            p.blocks = tiles < sms ? rest * slices : sms;
+        }
+    }
+    if (p.tiles)
+        p.time += best - steps;
+    return p;
+}
+static float *split_partials;
+static int *split_flags, split_epoch, last_tiles, last_split, last_slices;
+
+static void split_reserve(void)
+{
+    int sms = sm_count();
+    if (split_partials)
+        return;
+    CUDA_CHECK(cudaMalloc((void **)&split_partials,
+                          (size_t)sms * 256 * 128 * sizeof(float)));
+    CUDA_CHECK(cudaMalloc((void **)&split_flags, sms * sizeof(int)));
+    CUDA_CHECK(cudaMemset(split_flags, 0, sms * sizeof(int)));
+}
+
+static void split_release(void)
+{
+    if (split_partials) {
+        CUDA_CHECK(cudaFree(split_partials));
+        CUDA_CHECK(cudaFree(split_flags));
+    }
+    split_partials = NULL;
+    split_flags = NULL;
+}
+
 template <int KIND, int TN, typename T>
-static void launch_direct(int splits, int m, int n, int k, float alpha,
-                          const T *a, int lda, const T *b, int ldb,
-                          float beta, float *c, int ldc)
+static void launch_direct(int m, int n, int k, float alpha, const T *a,
+                          int lda, const T *b, int ldb, float beta, float *c,
+                          int ldc)
 {
     typedef direct_shape<KIND, TN> S;
     static int ready;
     struct direct_maps maps;
-    int tiles = CEIL_DIV(m, S::BM) * CEIL_DIV(n, S::BN);
-    int steps = CEIL_DIV(k, S::BK), slice = CEIL_DIV(steps, splits);
-    int units = tiles * CEIL_DIV(steps, slice), bf16 = KIND == BF16_KIND;
+    int tiles = CEIL_DIV(m, S::BM) * CEIL_DIV(n, S::BN), bf16 = KIND == BF16_KIND;
+    int steps = CEIL_DIV(k, S::BK);
+    struct wave_plan plan = plan_waves(tiles, steps);
+    struct last_wave lw = { plan.tiles, plan.slice, NULL, NULL, 0 };
+    if (lw.tiles) {
+        split_reserve();
+        lw.partials = split_partials;
+        lw.flags = split_flags;
+        lw.epoch = split_epoch = split_epoch % 0x7fffffff + 1;   /* never 0 */
+    }
     if (S::X3) {
         int ld = CEIL_DIV(k, 4) * 4;
         float *big = scratch(0, 2 * (size_t)m * ld), *small = big + (size_t)m * ld;
@@ -579,9 +716,12 @@ static void launch_direct(int splits, int m, int n, int k, float alpha,
                                         (int)S::SMEM));
         ready = 1;
     }
-    direct_gemm<KIND, TN><<<min(units, sm_count()), 384, S::SMEM>>>(
-        maps, m, n, k, alpha, splits > 1 ? 1.0f : beta, c, ldc, slice);
+    direct_gemm<KIND, TN><<<plan.blocks, 384, S::SMEM>>>(maps, m, n, k, alpha,
+                                                     beta, c, ldc, lw);
     CUDA_CHECK(cudaGetLastError());
+    last_tiles = tiles;
+    last_split = lw.tiles;
+    last_slices = CEIL_DIV(steps, lw.slice);
 }
 
 static int direct_rows(int m, int most)   /* the fewest rows that hold m */
@@ -592,75 +732,35 @@ static int direct_rows(int m, int most)   /* the fewest rows that hold m */
     return tn;
 }
 
-static int direct_tall(int m, int n)      /* whole tiles of 256 rows */
+static int direct_tall(int m, int n, int k)   /* tiles of 256 rows */
 {
-    int s = sm_count(), cols = CEIL_DIV(n, 128);
-    return m > 128 && 7 * CEIL_DIV(CEIL_DIV(m, 256) * cols, s)
-                      <= 4 * CEIL_DIV(CEIL_DIV(m, 128) * cols, s);
+    int cols = CEIL_DIV(n, 128), steps = CEIL_DIV(k, 32);
+    return m > 128
+        && 7 * plan_waves(CEIL_DIV(m, 256) * cols, steps).time
+           <= 4 * plan_waves(CEIL_DIV(m, 128) * cols, steps).time;
 }
 
 template <int KIND, typename T>
-static void direct_rows_of(int splits, int m, int n, int k, float alpha,
-                           const T *a, int lda, const T *b, int ldb,
-                           float beta, float *c, int ldc)
+static void direct_product(const char *what, int m, int n, int k,
+                           float alpha, const T *a, int lda, const T *b,
+                           int ldb, float beta, float *c, int ldc)
 {
-    int tn = direct_rows(m, 128);
+    int tn = KIND == TF32_KIND && direct_tall(m, n, k) ? 256 : direct_rows(m, 128);
     if (tn == 16)
-        launch_direct<KIND, 16>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        launch_direct<KIND, 16>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else if (tn == 32)
-        launch_direct<KIND, 32>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        launch_direct<KIND, 32>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else if (tn == 64)
-        launch_direct<KIND, 64>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        launch_direct<KIND, 64>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else if (tn == 128)
+        launch_direct<KIND, 128>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else if constexpr (KIND == TF32_KIND)
+        launch_direct<KIND, 256>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (last_split)
+        chose("%d-row tiles: %s; %d of %d tiles split %d ways", tn, what,
+              last_split, last_tiles, last_slices);
     else
-        launch_direct<KIND, 128>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-}
-
-static void direct_tf32(int m, int n, int k, float alpha,
-                        const float *a, int lda, const float *b, int ldb,
-                        float beta, float *c, int ldc)
-{
-    if (direct_tall(m, n))
-        launch_direct<TF32_KIND, 256>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else
-        direct_rows_of<TF32_KIND>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-}
-
-static void direct_3xtf32(int m, int n, int k, float alpha,
-                          const float *a, int lda, const float *b, int ldb,
-                          float beta, float *c, int ldc)
-{
-    direct_rows_of<X3_KIND>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-}
-
-static void direct_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
-                        int lda, const bf16_bits *b, int ldb, float beta,
-                        float *c, int ldc)
-{
-    direct_rows_of<BF16_KIND>(1, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-}
-
-static void direct_tf32_split(int splits, int m, int n, int k, float alpha,
-                              const float *a, int lda, const float *b,
-                              int ldb, float *c, int ldc)
-{
-    direct_rows_of<TF32_KIND>(splits, m, n, k, alpha, a, lda, b, ldb, 1.0f,
-                              c, ldc);
-}
-
-static void direct_3xtf32_split(int splits, int m, int n, int k, float alpha,
-                                const float *a, int lda, const float *b,
-                                int ldb, float *c, int ldc)
-{
-    direct_rows_of<X3_KIND>(splits, m, n, k, alpha, a, lda, b, ldb, 1.0f,
-                            c, ldc);
-}
-
-static void direct_bf16_split(int splits, int m, int n, int k, float alpha,
-                              const bf16_bits *a, int lda,
-                              const bf16_bits *b, int ldb, float *c, int ldc)
-{
-    direct_rows_of<BF16_KIND>(splits, m, n, k, alpha, a, lda, b, ldb, 1.0f,
-                              c, ldc);
+        chose("%d-row tiles: %s", tn, what);
 }
 static int thin(int m, int n, int most)
 {
@@ -780,9 +880,7 @@ void gemm_tf32(int m, int n, int k, float alpha,
         return;
     }
     if (tma_ok(a, lda, 4) && tma_ok(b, ldb, 4) && without_passes(m, n)) {
-        on_tensor_cores<float>("TF32 without passes", 32, direct_tall(m, n),
-                               UNIT_TF32, direct_tf32, direct_tf32_split,
-                               m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        direct_product<TF32_KIND>("TF32 without passes", m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
     gemm_reserve(m, n, k, NULL);
@@ -802,12 +900,20 @@ void gemm_3xtf32(int m, int n, int k, float alpha,
     int copy = !tma_ok(b, ldb, 4);
     if (copy)
         b = (const float *)aligned_copy(b, k, n, ldb, 4, 0, &ldb);
-    on_tensor_cores<float>(copy ? "3xTF32 with a pass over A and an aligned copy of B"
-                                : "3xTF32 with a pass over A alone",
-                           32, 0, UNIT_3XTF32, direct_3xtf32,
-                           direct_3xtf32_split, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    direct_product<X3_KIND>(copy ? "3xTF32 with a pass over A and an aligned copy of B"
+                                 : "3xTF32 with a pass over A alone",
+                            m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 enum { BF16_FEW_ROWS = 128 };
+
+static int bf16_direct(int m, int n, int k)
+{
+    int steps = CEIL_DIV(k, 64), tall = hopper_tall(m, n), sms = sm_count();
+    int tiles = CEIL_DIV(m, tall ? 256 : 128) * CEIL_DIV(n, 128);
+    long hopper = (long)CEIL_DIV(tiles, sms) * steps * (tall ? 7 : 4) / 4;
+    long direct = plan_waves(CEIL_DIV(m, 128) * CEIL_DIV(n, 128), steps).time;
+    return always_direct || m <= BF16_FEW_ROWS || 6 * direct < 5 * hopper;
+}
 
 void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
                int lda, const bf16_bits *b, int ldb, float beta, float *c,
@@ -833,10 +939,8 @@ void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
         b = (const bf16_bits *)aligned_copy(b, k, n, ldb, 2,
                                             (size_t)m * CEIL_DIV(k, 8) * 16,
                                             &ldb);
-    if (m <= BF16_FEW_ROWS)
-        on_tensor_cores<bf16_bits>(what[1][copies], 64, 0, UNIT_BF16,
-                                   direct_bf16, direct_bf16_split,
-                                   m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (bf16_direct(m, n, k))
+        direct_product<BF16_KIND>(what[1][copies], m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
         on_tensor_cores<bf16_bits>(what[0][copies], 64, hopper_tall(m, n),
                                    UNIT_BF16, hopper_bf16, hopper_bf16_split,
@@ -846,7 +950,7 @@ void gemm_reserve(int m, int n, int k, const struct operands *set)
 {
     size_t len = 4 * ((size_t)m * CEIL_DIV(k, 4) * 4 + (size_t)k * CEIL_DIV(n, 4) * 4);
     hopper_reserve(m, n, k, set);
-    scratch(0, 2 * (size_t)m * CEIL_DIV(k, 4) * 4);   /* 3xTF32: A's parts */
+    split_reserve();
     if (len > pad_len) {
         if (pad_buf)
             CUDA_CHECK(cudaFree(pad_buf));
@@ -858,6 +962,7 @@ void gemm_reserve(int m, int n, int k, const struct operands *set)
 void gemm_release(void)
 {
     hopper_release();
+    split_release();
     free_scratch();
     if (pad_buf)
         CUDA_CHECK(cudaFree(pad_buf));
@@ -876,6 +981,21 @@ static void setup_bf16(int m, int n, int k, const struct operands *set)
 {
     convert_to_bf16(m, n, k, set);
     gemm_reserve(m, n, k, set);
+}
+
+static void setup_3xtf32(int m, int n, int k, const struct operands *set)
+{
+    gemm_reserve(m, n, k, set);
+    scratch(0, 2 * (size_t)m * CEIL_DIV(k, 4) * 4);   /* A's two parts */
+}
+
+static void bf16_direct_entry(int m, int n, int k, float alpha,
+                              const bf16_bits *a, int lda, const bf16_bits *b,
+                              int ldb, float beta, float *c, int ldc)
+{
+    always_direct = 1;
+    gemm_bf16(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    always_direct = 0;
 }
 
 static void tf32_direct_entry(int m, int n, int k, float alpha,
@@ -913,7 +1033,7 @@ static const struct kernel kernels[] = {
     { .name = "3xtf32", .what = "the 3xTF32 dispatcher",
       .function = "direct_gemm<2, 128>",
       .precision = FP32_3XTF32, .run = gemm_3xtf32,
-      .setup = gemm_reserve, .teardown = gemm_release },
+      .setup = setup_3xtf32, .teardown = gemm_release },
     { .name = "3xtf32-tiles", .what = "chapter 12's 3xTF32 product alone",
       .function = "hopper_gemm<2, 1, 1, 0>",
       .precision = FP32_3XTF32, .run = hopper_3xtf32,
@@ -921,6 +1041,11 @@ static const struct kernel kernels[] = {
     { .name = "bf16", .what = "the BF16 dispatcher",
       .function = "hopper_gemm<0, 1, 2, 0>",
       .precision = BF16, .run_bf16 = gemm_bf16,
+      .setup = setup_bf16, .teardown = gemm_release },
+    { .name = "bf16-direct",
+      .what = "the BF16 dispatcher, without passes at every shape",
+      .function = "direct_gemm<0, 128>",
+      .precision = BF16, .run_bf16 = bf16_direct_entry,
       .setup = setup_bf16, .teardown = gemm_release },
     { .name = "bf16-tiles",
       .what = "chapter 12's BF16 product alone (chapter 10's if unaligned)",

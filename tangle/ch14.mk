@@ -45,7 +45,6 @@ model.ch14_x3t_1409 := ch14.suite.3xtf32-tiles.1409x1536x8192.pct / 100 | %.2f
 model.ch14_x3t_2817 := ch14.suite.3xtf32-tiles.2817x1536x4096.pct / 100 | %.2f
 model.ch14_x3_1760 := ch14.suite.3xtf32.1760x7133x1760.pct / 100 | %.2f
 model.ch14_wave_extra := 144 - gpu.sms | %d
-model.ch14_waves_1152 := int((1152 + gpu.sms - 1) / gpu.sms) | %d
 model.ch14_per_sm_133 := 133 / gpu.sms | %.2f
 model.ch14_per_sm_224 := 224 / gpu.sms | %.2f
 model.ch14_wait_224 := 2 * gpu.sms - 224 | %d
@@ -59,8 +58,27 @@ model.ch14_ans6_r2048 := model.ch14_ans6_keep + model.ch14_ans6_fixed / 2048 | %
 model.ch14_ans6_cross := model.ch14_ans6_fixed / (1 - model.ch14_ans6_keep) | %.0f
 model.ch14_fp32_split_x := ch14.suite.fp32-tiles.2560x64x2560.ms / ch14.suite.fp32.2560x64x2560.ms | %.1f
 model.ch14_split_256 := int(gpu.sms / 4) | %d
-model.ch14_split_stages := int((1024 + model.ch14_split_256 - 1) / model.ch14_split_256) | %d
-model.ch14_split_slices := int((1024 + model.ch14_split_stages - 1) / model.ch14_split_stages) | %d
+model.ch14_split_even_stages := int((1024 + model.ch14_split_256 - 1) / model.ch14_split_256) | %d
+model.ch14_split_even := int((1024 + model.ch14_split_even_stages - 1) / model.ch14_split_even_stages) | %d
+model.ch14_split_slices := 21 | %d
+model.ch14_split_stages := int((1024 + model.ch14_split_slices - 1) / model.ch14_split_slices) | %d
+model.ch14_split_others := model.ch14_split_slices - 1 | %d
+model.ch14_split_join_mb := model.ch14_split_others * 64 * 1024 / 1e6 | %.1f
+model.ch14_ans9_mb := 2 * 64 * 1024 / 1e6 | %.2f
+model.ch14_wave_whole_pct := 100 * 144 * 128 / gpu.sms / 256 | %.0f
+model.ch14_wave_mb := 4 * (2817 * 4096 + 4096 * 1536) / 1e6 | %.0f
+model.ch14_sq_fill_pct := 100 * 512 / (4 * gpu.sms) | %.0f
+model.ch14_wave_pred_pct := 100 * (144 * 128 / gpu.sms / 158) / (512 / (4 * gpu.sms)) | %.0f
+model.ch14_wave_whole_rel_pct := 100 * (144 * 128 / gpu.sms / 256) / (512 / (4 * gpu.sms)) | %.0f
+model.ch14_wave_ratio_pct := 100 * ch14.suite.tf32.2817x1536x4096.tflops \
+    / ch14.suite.tf32-direct.4096x4096x4096.tflops | %.0f
+verdict.ch14_wave := model.ch14_wave_ratio_pct ; 0.9 * model.ch14_wave_pred_pct ; \
+    1.1 * model.ch14_wave_pred_pct ; model.ch14_wave_ratio_pct \
+    * (ch14.suite.tf32.2817x1536x4096.spread_pct + ch14.suite.tf32-direct.4096x4096x4096.spread_pct) / 100
+model.ch14_wave_busy_pct := 100 * (128 + 30 * (144 - gpu.sms) * 8 / gpu.sms) / 158 | %.0f
+model.ch14_wave_extra_2000 := 192 - gpu.sms | %d
+model.ch14_bf16_direct_slow := ch14.suite.bf16-tiles.4096x4096x4096.tflops \
+    / ch14.suite.bf16-direct.4096x4096x4096.tflops | %.2f
 model.ch14_split_x_256 := ch14.suite.bf16-tiles.256x256x65536.ms / ch14.suite.bf16.256x256x65536.ms | %.1f
 model.ch14_split_mem_ms := (2 * 2 * 256 * 65536 + 4 * 256 * 256) / (ceil.copy_tbs * 1e9) | %.3f
 model.ch14_split_pred_ms := max(ch14.suite.bf16-tiles.256x256x65536.ms / model.ch14_split_slices, \
