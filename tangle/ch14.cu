@@ -423,8 +423,8 @@ struct direct_shape {
     };
 };
 struct last_wave {
-    int tiles;          /* the kernel's last tiles are split ... */
-    int slice;          /* ... in slices of this many steps */
+    int tiles;          /* the last [[tiles]] tiles are split ... */
+    int slice;          /* ... in slices of [[slice]] steps */
     float *partials;    /* one tile of sums per block */
     int *flags;         /* per block: the launch whose sums are there */
     int epoch;          /* this launch */

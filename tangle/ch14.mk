@@ -75,7 +75,8 @@ model.ch14_wave_ratio_pct := 100 * ch14.suite.tf32.2817x1536x4096.tflops \
 verdict.ch14_wave := model.ch14_wave_ratio_pct ; 0.9 * model.ch14_wave_pred_pct ; \
     1.1 * model.ch14_wave_pred_pct ; model.ch14_wave_ratio_pct \
     * (ch14.suite.tf32.2817x1536x4096.spread_pct + ch14.suite.tf32-direct.4096x4096x4096.spread_pct) / 100
-model.ch14_wave_busy_pct := 100 * (128 + 30 * (144 - gpu.sms) * 8 / gpu.sms) / 158 | %.0f
+model.ch14_wave_busy_pct := 100 * (gpu.sms * 128 + (144 - gpu.sms) * 8 * 16 \
+    + (144 - gpu.sms) * 14) / (gpu.sms * 158) | %.0f
 model.ch14_wave_extra_2000 := 192 - gpu.sms | %d
 model.ch14_bf16_direct_slow := ch14.suite.bf16-tiles.4096x4096x4096.tflops \
     / ch14.suite.bf16-direct.4096x4096x4096.tflops | %.2f
