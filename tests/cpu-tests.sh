@@ -78,7 +78,7 @@ test_tangle() {
 # Chapters are linked, not pasted: no __global__ function is defined in
 # two tangled files (a header may declare one that a chapter's code
 # defines), and the tangled sources stay the size of what the chapters
-# write: at most 8,000 lines of C and CUDA in all, 1,200 in one file
+# write: at most 8,500 lines of C and CUDA in all, 1,200 in one file
 # (the labs' stubs, copies of a chapter's code, apart).
 test_linked() {
     local dup total big
@@ -102,9 +102,9 @@ test_linked() {
     # stubs, tangle/chN-lab.cu, which are the chapters' code again)
     total=$(ls tangle/*.cu tangle/*.c tangle/*.h | grep -v -- '-lab\.cu$' | xargs cat | wc -l)
     big=$(ls tangle/*.cu | grep -v -- '-lab\.cu$' | xargs wc -l | grep -v ' total$' | sort -n | tail -1)
-    if [ "$total" -le 8000 ] && [ "${big%% tangle*}" -le 1200 ] && [ "$total" -gt 0 ]; then
+    if [ "$total" -le 8500 ] && [ "${big%% tangle*}" -le 1200 ] && [ "$total" -gt 0 ]; then
         ok "tangle/ holds $total lines of sources, its largest ${big## }"
-    else fail "tangle/ holds at most 8,000 lines of sources, 1,200 in one" \
+    else fail "tangle/ holds at most 8,500 lines of sources, 1,200 in one" \
               "$total lines; largest: $big"; fi
 }
 
