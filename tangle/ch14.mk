@@ -1,7 +1,7 @@
 slide_figure := suite-ch14
 slide_chunk := The FP32 dispatcher
 slide_idea := One entry point per precision, for any $M$, $N$, $K$, leading dimensions, $\alpha$, $\beta$ \
-    | A thin product streams the larger operand when $M$ or $N$ is small; few tiles split $K$ on the tensor cores; TF32, and BF16 with few rows, read $A$ and $B$ as they lie, $B^T$ through registers \
+    | A thin product streams the larger operand when $M$ or $N$ is small; TF32, and BF16 with few rows, read $A$ and $B$ as they lie, $B^T$ through registers; the last wave's tiles are split in $K$ and joined by each tile's first block \
     | Over {{ch14.suite.shapes}} public shapes, FP32 at {{ch14.suite.fp32.geomean_pct}}\%, TF32 at {{ch14.suite.tf32.geomean_pct}}\%, BF16 at {{ch14.suite.bf16.geomean_pct}}\% of cuBLAS (geometric means)
 programs := ch14
 roots := ch14.h
