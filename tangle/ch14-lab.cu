@@ -394,6 +394,18 @@ wgmma_bf16_regs<128>(float *d, const unsigned *a, uint64_t db)
                    "r"(1));
 }
 
+template <>
+__device__ __forceinline__ void
+wgmma_bf16_regs<256>(float *d, const unsigned *a, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
+                 ACC128 ", {%128, %129, %130, %131}, %132, p, 1, 1, 0;\n}\n"
+                 : ACC64_OPERANDS(d), ACC64_OPERANDS((d + 64))
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db),
+                   "r"(1));
+}
+
 template <int KIND, int N>
 __device__ __forceinline__ void
 wgmma_regs(float *d, const unsigned *a, uint64_t db)
@@ -416,8 +428,8 @@ struct direct_shape {
     };
 };
 struct last_wave {
-    int tiles;          /* the last [[tiles]] tiles are split ... */
-    int slice;          /* ... in slices of [[slice]] steps */
+    int tiles;          /* how many tiles, the last ones, are split */
+    int slice;          /* the steps of a slice */
     float *partials;    /* one tile of sums per block */
     int *flags;         /* per block: the launch whose sums are there */
     int epoch;          /* this launch */
@@ -441,8 +453,8 @@ __device__ __forceinline__ int load_acquire(const int *flag)
     return v;
 }
 struct pieces {
-    int next, whole;    /* whole tiles: [[next]], a grid apart, below [[whole]] */
-    int unit;           /* then unit [[unit]] of the last wave, or none (-1) */
+    int next, whole;    /* whole tiles: the next, a grid apart, below whole */
+    int unit;           /* then this unit of the last wave, or none (-1) */
     int tail, slice, steps;
 };
 
@@ -732,9 +744,9 @@ static int direct_rows(int m, int most)   /* the fewest rows that hold m */
     return tn;
 }
 
-static int direct_tall(int m, int n, int k)   /* tiles of 256 rows */
+static int direct_tall(int m, int n, int steps)   /* tiles of 256 rows */
 {
-    int cols = CEIL_DIV(n, 128), steps = CEIL_DIV(k, 32);
+    int cols = CEIL_DIV(n, 128);
     return m > 128
         && 7 * plan_waves(CEIL_DIV(m, 256) * cols, steps).time
            <= 4 * plan_waves(CEIL_DIV(m, 128) * cols, steps).time;
@@ -745,7 +757,8 @@ static void direct_product(const char *what, int m, int n, int k,
                            float alpha, const T *a, int lda, const T *b,
                            int ldb, float beta, float *c, int ldc)
 {
-    int tn = KIND == TF32_KIND && direct_tall(m, n, k) ? 256 : direct_rows(m, 128);
+    int steps = CEIL_DIV(k, KIND == BF16_KIND ? 64 : 32);
+    int tn = KIND != X3_KIND && direct_tall(m, n, steps) ? 256 : direct_rows(m, 128);
     if (tn == 16)
         launch_direct<KIND, 16>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else if (tn == 32)
@@ -754,7 +767,7 @@ static void direct_product(const char *what, int m, int n, int k,
         launch_direct<KIND, 64>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else if (tn == 128)
         launch_direct<KIND, 128>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else if constexpr (KIND == TF32_KIND)
+    else if constexpr (KIND != X3_KIND)
         launch_direct<KIND, 256>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     if (last_split)
         chose("%d-row tiles: %s; %d of %d tiles split %d ways", tn, what,
@@ -779,7 +792,7 @@ static int slices_for(int tiles, int per_sm, int steps, int floor)
     int slice = CEIL_DIV(steps, splits);
     return steps - slice >= SPLIT_SAVES ? CEIL_DIV(steps, slice) : 1;
 }
-enum { UNIT_BF16 = 10, UNIT_TF32 = 18, UNIT_3XTF32 = 6 };
+enum { UNIT_BF16 = 10, UNIT_TF32 = 18 };
 
 static int wave_slices(int m, int n, int steps, int tall, int cost)
 {
@@ -904,15 +917,19 @@ void gemm_3xtf32(int m, int n, int k, float alpha,
                                  : "3xTF32 with a pass over A alone",
                             m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
-enum { BF16_FEW_ROWS = 128 };
+enum { BF16_FEW_ROWS = 128, BF16_SHORT_K = 32, DIRECT_EPILOGUE = 3 };
 
 static int bf16_direct(int m, int n, int k)
 {
-    int steps = CEIL_DIV(k, 64), tall = hopper_tall(m, n), sms = sm_count();
-    int tiles = CEIL_DIV(m, tall ? 256 : 128) * CEIL_DIV(n, 128);
-    long hopper = (long)CEIL_DIV(tiles, sms) * steps * (tall ? 7 : 4) / 4;
-    long direct = plan_waves(CEIL_DIV(m, 128) * CEIL_DIV(n, 128), steps).time;
-    return always_direct || m <= BF16_FEW_ROWS || 6 * direct < 5 * hopper;
+    int steps = CEIL_DIV(k, 64), sms = sm_count(), cols = CEIL_DIV(n, 128);
+    int tall = hopper_tall(m, n), tiles = CEIL_DIV(m, tall ? 256 : 128) * cols;
+    int dtall = direct_tall(m, n, steps);
+    int dtiles = CEIL_DIV(m, dtall ? 256 : 128) * cols;
+    long hopper = (long)CEIL_DIV(tiles, sms) * steps * (tall ? 7 : 4);
+    long direct = (plan_waves(dtiles, steps).time
+                   + DIRECT_EPILOGUE * CEIL_DIV(dtiles, sms)) * (dtall ? 7 : 4);
+    return always_direct || m <= BF16_FEW_ROWS
+           || (steps >= BF16_SHORT_K && 10 * direct < 9 * hopper);
 }
 
 void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
