@@ -926,7 +926,7 @@ void gemm_3xtf32(int m, int n, int k, float alpha,
 }
 enum { BF16_FEW_ROWS = 128, BF16_SHORT_K = 32, DIRECT_EPILOGUE = 3 };
 
-static int bf16_direct(int m, int n, int k)
+static int bf16_direct(int m, int n, int k, const float *c, int ldc)
 {
     int steps = CEIL_DIV(k, 64), sms = sm_count(), cols = CEIL_DIV(n, 128);
     int tall = hopper_tall(m, n), tiles = CEIL_DIV(m, tall ? 256 : 128) * cols;
@@ -935,8 +935,8 @@ static int bf16_direct(int m, int n, int k)
     long hopper = (long)CEIL_DIV(tiles, sms) * steps * (tall ? 7 : 4);
     long direct = (plan_waves(dtiles, steps).time
                    + DIRECT_EPILOGUE * CEIL_DIV(dtiles, sms)) * (dtall ? 7 : 4);
-    return always_direct || m <= BF16_FEW_ROWS
-           || (steps >= BF16_SHORT_K && 10 * direct < 9 * hopper);
+    return always_direct || m <= BF16_FEW_ROWS || !tma_ok(c, ldc, 4)
+           || (steps >= BF16_SHORT_K && direct < hopper);
 }
 
 void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
@@ -963,7 +963,7 @@ void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
         b = (const bf16_bits *)aligned_copy(b, k, n, ldb, 2,
                                             (size_t)m * CEIL_DIV(k, 8) * 16,
                                             &ldb);
-    if (bf16_direct(m, n, k))
+    if (bf16_direct(m, n, k, c, ldc))
         direct_product<BF16_KIND>(what[1][copies], m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
         on_tensor_cores<bf16_bits>(what[0][copies], 64, hopper_tall(m, n),
