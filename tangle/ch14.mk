@@ -1,7 +1,7 @@
 slide_figure := suite-ch14
 slide_chunk := The FP32 dispatcher
 slide_idea := One entry point per precision, for any $M$, $N$, $K$, leading dimensions, $\alpha$, $\beta$ \
-    | A thin product streams the larger operand when $M$ or $N$ is small; TF32, and BF16 with few rows, read $A$ and $B$ as they lie, $B^T$ through registers; the last wave's tiles are split in $K$ and joined by each tile's first block \
+    | A thin product streams the larger operand when $M$ or $N$ is small; TF32, and BF16 where it pays, read $A$ and $B$ as they lie, $B^T$ through registers; the last wave's tiles are split in $K$ and joined by each tile's first block \
     | Over {{ch14.suite.shapes}} public shapes, FP32 at {{ch14.suite.fp32.geomean_pct}}\%, TF32 at {{ch14.suite.tf32.geomean_pct}}\%, BF16 at {{ch14.suite.bf16.geomean_pct}}\% of cuBLAS (geometric means)
 programs := ch14
 roots := ch14.h
@@ -80,6 +80,9 @@ model.ch14_wave_busy_pct := 100 * (gpu.sms * 128 + (144 - gpu.sms) * 8 * 16 \
 model.ch14_wave_extra_2000 := 192 - gpu.sms | %d
 model.ch14_bf16_direct_slow := ch14.suite.bf16-tiles.4096x4096x4096.tflops \
     / ch14.suite.bf16-direct.4096x4096x4096.tflops | %.2f
+model.ch14_bf16_epi := (ch14.suite.bf16-direct.4096x4096x128.ms \
+    - ch14.suite.bf16-tiles.4096x4096x128.ms) / 4 \
+    / (ch14.suite.bf16-tiles.4096x4096x4096.ms / 256) | %.1f
 model.ch14_split_x_256 := ch14.suite.bf16-tiles.256x256x65536.ms / ch14.suite.bf16.256x256x65536.ms | %.1f
 model.ch14_split_mem_ms := (2 * 2 * 256 * 65536 + 4 * 256 * 256) / (ceil.copy_tbs * 1e9) | %.3f
 model.ch14_split_pred_ms := max(ch14.suite.bf16-tiles.256x256x65536.ms / model.ch14_split_slices, \
