@@ -434,6 +434,8 @@ struct direct_shape {
         SMEM = STAGES * STAGE_BYTES + 1024          /* + alignment */
     };
 };
+enum { JOIN_RADIX = 4 };        /* slices a round of the join adds into one */
+
 struct last_wave {
     int tiles;          /* how many tiles, the last ones, are split */
     int slice;          /* the steps of a slice */
@@ -611,29 +613,34 @@ direct_gemm(const __grid_constant__ struct direct_maps maps, int m, int n,
                         fresh[i] = 0.0f;
                     }
             }
-            if (first > 0) {
-                float *mine = lw.partials + (size_t)blockIdx.x * TN * 128 + threadIdx.x - 128;
-                #pragma unroll
-                for (int i = 0; i < TN / 2; i++)
-                    __stcg(&mine[256 * i], acc[i]);
-                __threadfence();
-                consumers_sync();
-                if (threadIdx.x == 128)
-                    store_release(&lw.flags[blockIdx.x], lw.epoch);
-                continue;
-            }
-            if (last < steps) {
-                for (int b = blockIdx.x + lw.tiles; b < lw.tiles * CEIL_DIV(steps, lw.slice);
-                     b += lw.tiles) {
-                    if (threadIdx.x == 128)
-                        while (load_acquire(&lw.flags[b]) != lw.epoch)
-                            ;
-                    consumers_sync();
-                    const float *theirs = lw.partials + (size_t)b * TN * 128 + threadIdx.x - 128;
-                    #pragma unroll
-                    for (int i = 0; i < TN / 2; i++)
-                        acc[i] += __ldcg(&theirs[256 * i]);
+            if (last - first < steps) {
+                int q = blockIdx.x / lw.tiles, slices = CEIL_DIV(steps, lw.slice);
+                for (int d = 1; d < slices; d *= JOIN_RADIX) {
+                    if (q % (JOIN_RADIX * d)) {
+                        float *mine = lw.partials + (size_t)blockIdx.x * TN * 128 + threadIdx.x - 128;
+                        #pragma unroll
+                        for (int i = 0; i < TN / 2; i++)
+                            __stcg(&mine[256 * i], acc[i]);
+                        __threadfence();
+                        consumers_sync();
+                        if (threadIdx.x == 128)
+                            store_release(&lw.flags[blockIdx.x], lw.epoch);
+                        break;
+                    }
+                    for (int e = 1; e < JOIN_RADIX && q + e * d < slices; e++) {
+                        int b = blockIdx.x + e * d * lw.tiles;
+                        if (threadIdx.x == 128)
+                            while (load_acquire(&lw.flags[b]) != lw.epoch)
+                                ;
+                        consumers_sync();
+                        const float *theirs = lw.partials + (size_t)b * TN * 128 + threadIdx.x - 128;
+                        #pragma unroll
+                        for (int i = 0; i < TN / 2; i++)
+                            acc[i] += __ldcg(&theirs[256 * i]);
+                    }
                 }
+                if (q > 0)                  /* its sums are handed over */
+                    continue;
             }
             #pragma unroll
             for (int i = 0; i < TN / 2; i++) {
@@ -650,9 +657,17 @@ direct_gemm(const __grid_constant__ struct direct_maps maps, int m, int n,
         }
     }
 }
-enum { SLICE_COST = 2 };         /* stages per slice the first one waits for */
+enum { READ_COST = 2 };          /* stages per slice the first block reads */
 
 struct wave_plan { int tiles, slice, blocks; long time; };
+
+static int join_reads(int slices)   /* the first block's, all rounds */
+{
+    int reads = 0;
+    for (int d = 1; d < slices; d *= JOIN_RADIX)
+        reads += min(JOIN_RADIX - 1, CEIL_DIV(slices, d) - 1);
+    return reads;
+}
 
 static struct wave_plan plan_waves(int tiles, int steps)
 {
@@ -662,7 +677,7 @@ static struct wave_plan plan_waves(int tiles, int steps)
     long best = steps * 9 / 10;                   /* save a tenth or more */
     for (int s = 2; rest && s * rest <= sms && s <= steps; s++) {
         int slice = CEIL_DIV(steps, s), slices = CEIL_DIV(steps, slice);
-        long time = slice + SLICE_COST * (slices - 1);
+        long time = slice + READ_COST * join_reads(slices);
         if (time < best) {
             best = time;
             p.tiles = rest;
