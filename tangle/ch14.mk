@@ -60,23 +60,23 @@ model.ch14_fp32_split_x := ch14.suite.fp32-tiles.2560x64x2560.ms / ch14.suite.fp
 model.ch14_split_256 := int(gpu.sms / 4) | %d
 model.ch14_split_even_stages := int((1024 + model.ch14_split_256 - 1) / model.ch14_split_256) | %d
 model.ch14_split_even := int((1024 + model.ch14_split_even_stages - 1) / model.ch14_split_even_stages) | %d
-model.ch14_split_slices := 21 | %d
+model.ch14_split_slices := 32 | %d
 model.ch14_split_stages := int((1024 + model.ch14_split_slices - 1) / model.ch14_split_slices) | %d
-model.ch14_split_others := model.ch14_split_slices - 1 | %d
-model.ch14_split_join_mb := model.ch14_split_others * 64 * 1024 / 1e6 | %.1f
+model.ch14_split_reads := 3 + 3 + 1 | %d
+model.ch14_split_join_mb := model.ch14_split_reads * 64 * 1024 / 1e6 | %.2f
 model.ch14_ans9_mb := 2 * 64 * 1024 / 1e6 | %.2f
 model.ch14_wave_whole_pct := 100 * 144 * 128 / gpu.sms / 256 | %.0f
 model.ch14_wave_mb := 4 * (2817 * 4096 + 4096 * 1536) / 1e6 | %.0f
 model.ch14_sq_fill_pct := 100 * 512 / (4 * gpu.sms) | %.0f
-model.ch14_wave_pred_pct := 100 * (144 * 128 / gpu.sms / 158) / (512 / (4 * gpu.sms)) | %.0f
+model.ch14_wave_pred_pct := 100 * (144 * 128 / gpu.sms / 150) / (512 / (4 * gpu.sms)) | %.0f
 model.ch14_wave_whole_rel_pct := 100 * (144 * 128 / gpu.sms / 256) / (512 / (4 * gpu.sms)) | %.0f
 model.ch14_wave_ratio_pct := 100 * ch14.suite.tf32.2817x1536x4096.tflops \
     / ch14.suite.tf32-direct.4096x4096x4096.tflops | %.0f
 verdict.ch14_wave := model.ch14_wave_ratio_pct ; 0.9 * model.ch14_wave_pred_pct ; \
     1.1 * model.ch14_wave_pred_pct ; model.ch14_wave_ratio_pct \
     * (ch14.suite.tf32.2817x1536x4096.spread_pct + ch14.suite.tf32-direct.4096x4096x4096.spread_pct) / 100
-model.ch14_wave_busy_pct := 100 * (gpu.sms * 128 + (144 - gpu.sms) * 8 * 16 \
-    + (144 - gpu.sms) * 14) / (gpu.sms * 158) | %.0f
+model.ch14_wave_busy_pct := 100 * (gpu.sms * 128 + (144 - gpu.sms) * 128 \
+    + (144 - gpu.sms) * 10) / (gpu.sms * 150) | %.0f
 model.ch14_wave_extra_2000 := 192 - gpu.sms | %d
 model.ch14_bf16_direct_slow := ch14.suite.bf16-tiles.4096x4096x4096.tflops \
     / ch14.suite.bf16-direct.4096x4096x4096.tflops | %.2f
