@@ -1380,7 +1380,7 @@ test_verdicts() {
         '99	compare.t_same	ch.c ; ch.a ; 1 ; 1' > "$out/manifest.tsv"
     book/tools/models "$out" 2> "$out/err"
     got=$(grep -P '^(verdict|compare)\.t_[a-z]+\t' "$out/results.keys" | cut -f2 | tr '\n' '|')
-    want='confirmed|refuted|undecided: the measurement is within its run-to-run spread of the prediction|faster than|smaller than|within the run-to-run spread of|'
+    want='confirmed|refuted|undecided: its run-to-run spread reaches across the predicted bound|faster than|smaller than|within the run-to-run spread of|'
     [ "$got" = "$want" ] && ok "verdicts and comparisons are computed from the values and their spreads" \
         || fail "verdicts and comparisons are computed from the values and their spreads" "got: $got
 want: $want $(cat "$out/err")"
