@@ -415,12 +415,52 @@ wgmma_regs(float *d, const unsigned *a, uint64_t db)
     else
         wgmma_tf32_regs<N>(d, a, db);
 }
+template <int N>
+__device__ __forceinline__ void
+wgmma_bf16_smem(float *d, uint64_t da, uint64_t db);
+
+template <>
+__device__ __forceinline__ void
+wgmma_bf16_smem<16>(float *d, uint64_t da, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
+                 ACC8 ", %8, %9, p, 1, 1, 0, 1;\n}\n"
+                 : ACC8_OPERANDS(d)
+                 : "l"(da), "l"(db), "r"(1));
+}
+
+template <>
+__device__ __forceinline__ void
+wgmma_bf16_smem<32>(float *d, uint64_t da, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
+                 ACC16 ", %16, %17, p, 1, 1, 0, 1;\n}\n"
+                 : ACC16_OPERANDS(d)
+                 : "l"(da), "l"(db), "r"(1));
+}
+
+template <>
+__device__ __forceinline__ void
+wgmma_bf16_smem<64>(float *d, uint64_t da, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+                 ACC32 ", %32, %33, p, 1, 1, 0, 1;\n}\n"
+                 : ACC32_OPERANDS(d)
+                 : "l"(da), "l"(db), "r"(1));
+}
+enum { NARROW_KIND = 3, NARROW_COLS = 64 };   /* BF16, A's rows first */
+
 template <int KIND, int TN>
 struct direct_shape {
     enum {
-        X3 = KIND == X3_KIND, SIZE = KIND == BF16_KIND ? 2 : 4,
-        BM = TN, BN = 128, BK = 128 / SIZE, BOXES = BN / BK,
-        A_BYTES = BM * 128, B_BYTES = BK * BN * SIZE,
+        X3 = KIND == X3_KIND, NARROW = KIND == NARROW_KIND,
+        SIZE = KIND == BF16_KIND || NARROW ? 2 : 4,
+        BM = NARROW ? 128 : TN, BN = NARROW ? TN : 128, BK = 128 / SIZE,
+        BOXES = NARROW ? 1 : BN / BK,
+        A_BYTES = BM * 128, B_BYTES = BOXES * BK * 128,
         B_AT = (1 + X3) * A_BYTES,                /* X3: A's two parts */
         STAGE_BYTES = B_AT + B_BYTES,
         STAGES = 200 * 1024 / STAGE_BYTES,
@@ -567,7 +607,7 @@ direct_gemm(const __grid_constant__ struct direct_maps maps, int m, int n,
                         int chunk = (2 * w + j % 2) ^ (kq % 8);
                         ldmatrix_x4_trans(frag[kk], st + S::B_AT + c * 8192 + kq * 128 + chunk * 16);
                     }
-                } else {
+                } else if (!S::NARROW) {
                     #pragma unroll
                     for (int kk = 0; kk < 4; kk++)
                         #pragma unroll
@@ -586,7 +626,10 @@ direct_gemm(const __grid_constant__ struct direct_maps maps, int m, int n,
                 #pragma unroll
                 for (int kk = 0; kk < 4; kk++) {
                     uint64_t big_a = wgmma_desc(st + 32 * kk, 0, 1024);
-                    if (S::X3) {
+                    if constexpr (S::NARROW) {
+                        wgmma_bf16_smem<TN>(acc, wgmma_desc(st + 64 * 128 * c + 32 * kk, 0, 1024),
+                                            wgmma_desc(st + S::B_AT + 16 * 128 * kk, 8192, 1024));
+                    } else if (S::X3) {
                         uint64_t small_a = wgmma_desc(st + S::A_BYTES + 32 * kk, 0, 1024);
                         wgmma_regs<KIND, TN>(fresh, small[kk], big_a);
                         wgmma_regs<KIND, TN>(fresh, frag[kk], small_a);
@@ -642,6 +685,10 @@ direct_gemm(const __grid_constant__ struct direct_maps maps, int m, int n,
                 int col = col0 + 64 * c + (KIND == BF16_KIND
                                            ? 16 * w + 8 * (e / 2) + g
                                            : 32 * (e / 2) + 16 * (g / 4) + 4 * w + g % 4);
+                if (S::NARROW) {                /* the sums are C itself */
+                    row = row0 + 64 * c + 16 * w + 8 * (e / 2) + g;
+                    col = col0 + 8 * (i / 4) + 2 * (lane % 4) + e % 2;
+                }
                 if (row < m && col < n) {
                     float *cij = &c_[(size_t)row * ldc + col];
                     *cij = beta == 0.0f ? alpha * acc[i] : alpha * acc[i] + beta * *cij;
@@ -714,7 +761,7 @@ static void launch_direct(int m, int n, int k, float alpha, const T *a,
     typedef direct_shape<KIND, TN> S;
     static int ready;
     struct direct_maps maps;
-    int tiles = CEIL_DIV(m, S::BM) * CEIL_DIV(n, S::BN), bf16 = KIND == BF16_KIND;
+    int tiles = CEIL_DIV(m, S::BM) * CEIL_DIV(n, S::BN), bf16 = S::SIZE == 2;
     int steps = CEIL_DIV(k, S::BK);
     struct wave_plan plan = plan_waves(tiles, steps);
     struct last_wave lw = { plan.tiles, plan.slice, NULL, NULL, 0 };
@@ -734,7 +781,7 @@ static void launch_direct(int m, int n, int k, float alpha, const T *a,
         tensor_map(&maps.a, big, 0, m, k, ld, TN, S::BK);
         tensor_map(&maps.a_small, small, 0, m, k, ld, TN, S::BK);
     } else {
-        tensor_map(&maps.a, a, bf16, m, k, lda, TN, S::BK);
+        tensor_map(&maps.a, a, bf16, m, k, lda, S::BM, S::BK);
     }
     tensor_map(&maps.b, b, bf16, k, n, ldb, S::BK, S::BK);
     if (!ready) {
@@ -772,23 +819,28 @@ static void direct_product(const char *what, int m, int n, int k,
                            float alpha, const T *a, int lda, const T *b,
                            int ldb, float beta, float *c, int ldc)
 {
-    int steps = CEIL_DIV(k, KIND == BF16_KIND ? 64 : 32);
-    int tn = KIND != X3_KIND && direct_tall(m, n, steps) ? 256 : direct_rows(m, 128);
+    int steps = CEIL_DIV(k, (direct_shape<KIND, 16>::BK));
+    int narrow = KIND == NARROW_KIND;
+    int tn = narrow ? direct_rows(n, NARROW_COLS)
+           : KIND != X3_KIND && direct_tall(m, n, steps) ? 256 : direct_rows(m, 128);
     if (tn == 16)
         launch_direct<KIND, 16>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else if (tn == 32)
         launch_direct<KIND, 32>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else if (tn == 64)
         launch_direct<KIND, 64>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else if (tn == 128)
-        launch_direct<KIND, 128>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else if constexpr (KIND != X3_KIND)
-        launch_direct<KIND, 256>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else if constexpr (KIND != NARROW_KIND) {
+        if (tn == 128)
+            launch_direct<KIND, 128>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        else if constexpr (KIND != X3_KIND)
+            launch_direct<KIND, 256>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    }
     if (last_split)
-        chose("%d-row tiles: %s; %d of %d tiles split %d ways", tn, what,
-              last_split, last_tiles, last_slices);
+        chose("%d-%s tiles: %s; %d of %d tiles split %d ways", tn,
+              narrow ? "column" : "row", what, last_split, last_tiles,
+              last_slices);
     else
-        chose("%d-row tiles: %s", tn, what);
+        chose("%d-%s tiles: %s", tn, narrow ? "column" : "row", what);
 }
 static int thin(int m, int n, int most)
 {
@@ -951,13 +1003,16 @@ void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
                int lda, const bf16_bits *b, int ldb, float beta, float *c,
                int ldc)
 {
-    static const char *const what[2][3] = {
+    static const char *const what[3][3] = {
         { "chapter 12's BF16 product",
           "chapter 12's BF16 product after 1 aligned copy",
           "chapter 12's BF16 product after 2 aligned copies" },
         { "BF16 as C^T = B^T A^T",
           "BF16 as C^T = B^T A^T after 1 aligned copy",
-          "BF16 as C^T = B^T A^T after 2 aligned copies" } };
+          "BF16 as C^T = B^T A^T after 2 aligned copies" },
+        { "BF16 as C = AB",
+          "BF16 as C = AB after 1 aligned copy",
+          "BF16 as C = AB after 2 aligned copies" } };
     if (n <= 4) {
         run_thin<bf16_bits>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
@@ -971,7 +1026,9 @@ void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
         b = (const bf16_bits *)aligned_copy(b, k, n, ldb, 2,
                                             (size_t)m * CEIL_DIV(k, 8) * 16,
                                             &ldb);
-    if (bf16_direct(m, n, k, c, ldc))
+    if (!always_direct && n <= NARROW_COLS && n < m)
+        direct_product<NARROW_KIND>(what[2][copies], m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else if (bf16_direct(m, n, k, c, ldc))
         direct_product<BF16_KIND>(what[1][copies], m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
         on_tensor_cores<bf16_bits>(what[0][copies], 64, hopper_tall(m, n),
