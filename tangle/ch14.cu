@@ -1139,7 +1139,7 @@ static const struct kernel kernels[] = {
       .precision = BF16, .run_bf16 = gemm_bf16,
       .setup = setup_bf16, .teardown = gemm_release },
     { .name = "bf16-direct",
-      .what = "the BF16 dispatcher, without passes at every shape",
+      .what = "the BF16 dispatcher, C^T = B^T A^T at every shape",
       .function = "direct_gemm<0, 128>",
       .precision = BF16, .run_bf16 = bf16_direct_entry,
       .setup = setup_bf16, .teardown = gemm_release },

@@ -16,7 +16,8 @@ profile_at := 1x4096x14336:fp32:thin_rows 16x4096x14336:fp32:thin_rows \
     256x256x65536:fp32-tiles 16x4096x14336:bf16-tiles 16x4096x14336:bf16:direct_gemm 1x4096x14336:bf16:direct_gemm \
     128x4096x14336:tf32:direct_gemm 128x4096x14336:tf32-tiles:split_transposed \
     8192x64x8192:tf32:direct_gemm 8192x64x8192:tf32-tiles:split_rows \
-    256x256x65536:bf16:direct_gemm 2817x1536x4096:tf32:direct_gemm
+    256x256x65536:bf16:direct_gemm 2817x1536x4096:tf32:direct_gemm \
+    7680x32x2560:bf16:direct_gemm 7680x32x2560:bf16-direct:direct_gemm
 lab := Stream the rows of $B$ from [[kc]]
 lab_kernel := thin_rows
 lab_hours := 1
