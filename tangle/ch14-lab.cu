@@ -1026,7 +1026,9 @@ void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
         b = (const bf16_bits *)aligned_copy(b, k, n, ldb, 2,
                                             (size_t)m * CEIL_DIV(k, 8) * 16,
                                             &ldb);
-    if (!always_direct && n <= NARROW_COLS && n < m)
+    if (!always_direct && n < m && (n <= NARROW_COLS
+                                    || (n <= 2 * NARROW_COLS
+                                        && CEIL_DIV(k, 64) >= BF16_SHORT_K)))
         direct_product<NARROW_KIND>(what[2][copies], m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else if (bf16_direct(m, n, k, c, ldc))
         direct_product<BF16_KIND>(what[1][copies], m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
