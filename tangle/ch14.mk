@@ -38,6 +38,23 @@ compare.ch14_pad := ch14.suite.bf16.4093x4099x4091.tflops ; \
     ch14.suite.bf16.4093x4099x4091.spread_pct ; \
     ch14.suite.bf16-tiles.4093x4099x4091.spread_pct | faster than the fallback / slower than the fallback
 model.ch14_bf16_b_gb := 2 * 4096 * 14336 / 1e9 | %.3f
+model.ch14_narrow_tc_us := ch14.bf16.7680x32x2560.ncu.tensor_elapsed_pct \
+    * ch14.bf16.7680x32x2560.ncu.time_ms * 10 | %.1f
+model.ch14_narrow_tc_rows_us := ch14.bf16-direct.7680x32x2560.ncu.tensor_elapsed_pct \
+    * ch14.bf16-direct.7680x32x2560.ncu.time_ms * 10 | %.1f
+model.ch14_narrow_tc_ratio := model.ch14_narrow_tc_us / model.ch14_narrow_tc_rows_us | %.2f
+model.ch14_narrow_saved_us := 1000 * (ch14.bf16-direct.7680x32x2560.ncu.time_ms \
+    - ch14.bf16.7680x32x2560.ncu.time_ms) | %.1f
+model.ch14_narrow_tc_saved_us := model.ch14_narrow_tc_rows_us - model.ch14_narrow_tc_us | %.1f
+model.ch14_narrow_busy_pct := ch14.bf16.7680x32x2560.ncu.tensor_elapsed_pct | %.1f
+model.ch14_rows_busy_pct := ch14.bf16-direct.7680x32x2560.ncu.tensor_elapsed_pct | %.1f
+model.ch14_narrow_tc_share := model.ch14_narrow_tc_us / (10 * ch14.bf16.7680x32x2560.ncu.time_ms) | %.0f
+model.ch14_narrow_time_ratio := model.ch14_narrow_saved_us / model.ch14_narrow_tc_saved_us | %.2f
+verdict.ch14_narrow_time := model.ch14_narrow_time_ratio ; 0.8 ; 1.2 ; model.ch14_narrow_time_ratio \
+    * (ch14.suite.bf16.7680x32x2560.spread_pct + ch14.suite.bf16-direct.7680x32x2560.spread_pct) / 100
+model.ch14_narrow_copy_pct := 100 * ch14.suite.bf16.7680x32x2560.gbs / (1000 * ceil.copy_tbs) | %.0f
+verdict.ch14_narrow := model.ch14_narrow_tc_ratio ; 0.2 ; 0.3 ; model.ch14_narrow_tc_ratio \
+    * (ch14.suite.bf16.7680x32x2560.spread_pct + ch14.suite.bf16-direct.7680x32x2560.spread_pct) / 100
 model.ch14_bf16_stages16 := int(200 * 1024 / (16 * 128 + 64 * 128 * 2)) | %d
 model.ch14_bf16_flight_kb := model.ch14_bf16_stages16 * 16 | %d
 model.ch14_x3_1409 := ch14.suite.3xtf32.1409x1536x8192.pct / 100 | %.2f
