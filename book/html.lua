@@ -362,7 +362,11 @@ local function walk(blocks, divid)
       nfig = nfig + 1
       labels[b.content[1].identifier] = prefix("Figure", nfig, b.content[1].caption)
     elseif b.t == "Table" and #b.caption.long > 0 then
-      ntab = ntab + 1
+      -- the second half of a table cut in two keeps the first's number
+      -- (\ContinuedFloat in the PDF)
+      if not pandoc.utils.stringify(b.caption.long):match("%(continued%)%.?$") then
+        ntab = ntab + 1
+      end
       local n = prefix("Table", ntab, b.caption.long[1].content)
       if divid then labels[divid] = n end
     elseif b.t == "Div" then b.content = walk(b.content, b.identifier)
