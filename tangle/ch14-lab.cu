@@ -881,42 +881,136 @@ static int wave_slices(int m, int n, int steps, int tall, int cost)
 static char *pad_buf;
 static size_t pad_len;
 
+enum { PAD_THREADS = 256, PAD_UNROLL = 4 };
+
+template <typename T>
+__global__ void pad_rows(T *to, int ld_to, const T *x, int ld, int rows,
+                         int cols)
+{
+    for (int r = blockIdx.y; r < rows; r += gridDim.y)
+        for (int c = blockIdx.x * PAD_THREADS * PAD_UNROLL + threadIdx.x;
+             c < cols; c += gridDim.x * PAD_THREADS * PAD_UNROLL) {
+            T v[PAD_UNROLL] = {};
+            #pragma unroll
+            for (int u = 0; u < PAD_UNROLL; u++)
+                if (c + u * PAD_THREADS < cols)
+                    v[u] = x[(size_t)r * ld + c + u * PAD_THREADS];
+            #pragma unroll
+            for (int u = 0; u < PAD_UNROLL; u++)
+                if (c + u * PAD_THREADS < cols)
+                    to[(size_t)r * ld_to + c + u * PAD_THREADS] = v[u];
+        }
+}
+
 static const void *aligned_copy(const void *x, int rows, int cols, int ld,
                                 int size, size_t at, int *ld_to)
 {
+    dim3 grid(CEIL_DIV(cols, PAD_THREADS * PAD_UNROLL),
+              rows < 65535 ? rows : 65535);
     *ld_to = CEIL_DIV(cols * size, 16) * 16 / size;
-    CUDA_CHECK(cudaMemcpy2DAsync(pad_buf + at, (size_t)*ld_to * size, x,
-                                 (size_t)ld * size, (size_t)cols * size, rows,
-                                 cudaMemcpyDeviceToDevice, 0));
+    if (size == 4)
+        pad_rows<float><<<grid, PAD_THREADS>>>((float *)(pad_buf + at),
+            *ld_to, (const float *)x, ld, rows, cols);
+    else
+        pad_rows<bf16_bits><<<grid, PAD_THREADS>>>((bf16_bits *)(pad_buf + at),
+            *ld_to, (const bf16_bits *)x, ld, rows, cols);
+    CUDA_CHECK(cudaGetLastError());
     return pad_buf + at;
 }
+
+static void pad_reserve(int m, int n, int k)
+{
+    size_t len = 4 * ((size_t)m * CEIL_DIV(k, 4) * 4 + (size_t)k * CEIL_DIV(n, 4) * 4);
+    if (len > pad_len) {
+        if (pad_buf)
+            CUDA_CHECK(cudaFree(pad_buf));
+        CUDA_CHECK(cudaMalloc((void **)&pad_buf, len));
+        pad_len = len;
+    }
+}
+enum { ALIGN_PAYS = 1000, RATE_WIDE = 98, RATE_STREAMK = 93,
+       STREAMK_STEPS = 32 };
+
 static int fp32_slices(int m, int n, int k)
 {
     return slices_for(CEIL_DIV(m, 128) * CEIL_DIV(n, 64), 2,
                       CEIL_DIV(k, 16), 16);
 }
 
-static int uneven(int m, int n)
+enum { STREAM, WAVES, WAVES_SPLIT };
+
+static int filled(int m, int n, int k, int bm, int bn, int how)
 {
-    int tiles = CEIL_DIV(m, 128) * CEIL_DIV(n, 64);
-    return tiles > sm_count() && 2 * tiles < 3 * sm_count();
+    int sms = sm_count(), tx = CEIL_DIV(n, bn), tiles = CEIL_DIV(m, bm) * tx;
+    int last = tiles % sms, rows = CEIL_DIV(last, tx);   /* as run_waves */
+    int splits = last ? sms / (rows * tx) : 1;
+    long held = how == STREAM ? tiles : (long)CEIL_DIV(tiles, sms) * sms;
+    if (splits > k / 256)
+        splits = k / 256;
+    if (how == WAVES_SPLIT && tiles >= sms && 2 * last <= sms && splits >= 2)
+        held = (long)CEIL_DIV(tiles - rows * tx, sms) * sms + sms / splits;
+    return (int)(100 * (long)m * n / (held * bm * bn));
+}
+
+static int streamk_pays(int m, int n, int k)
+{
+    return (long)CEIL_DIV(m, 128) * CEIL_DIV(n, 128) * CEIL_DIV(k, 16)
+           >= (long)STREAMK_STEPS * sm_count();
+}
+extern "C" const struct chapter ch9sweep_program;
+#define WIDE 128, 256, 8, 64, 64, 8, 16, 1
+
+static gemm_fn *swept(const char *function)
+{
+    for (int i = 0; i < ch9sweep_program.nkernels; i++)
+        if (strcmp(ch9sweep_program.kernels[i].function, function) == 0)
+            return ch9sweep_program.kernels[i].run;
+    fprintf(stderr, "ch14: chapter 9's sweep has no %s\n", function);
+    exit(3);
 }
 
 void gemm_fp32(int m, int n, int k, float alpha,
                const float *a, int lda, const float *b, int ldb,
                float beta, float *c, int ldc)
 {
-    int splits = fp32_slices(m, n, k);
+    static const char *const copied[4] = { "", "after an aligned copy of A; ",
+        "after an aligned copy of B; ", "after aligned copies of A and B; " };
     if (thin(m, n, THIN)) {
         run_thin<float>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
-    if (splits > 1 || (m <= 128 && !uneven(m, n))) {
+    int splits = fp32_slices(m, n, k);
+    if (n <= 64 || (splits > 1 && !streamk_pays(m, n, k))) {
         run_split(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
-    run_tuned(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    chose("tiles: chapter 9's tuned kernel");
+    int large = filled(m, n, k, 256, 128, WAVES_SPLIT);
+    int wide = filled(m, n, k, 128, 256, WAVES) * RATE_WIDE / 100;
+    int stream = streamk_pays(m, n, k)
+                 ? filled(m, n, k, 128, 128, STREAM) * RATE_STREAMK / 100 : 0;
+    if (stream > large && stream >= wide) {
+        swept(FUNCTION(sgemm_streamk<MIDDLE>))(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        chose("stream-K over 128x128x16 tiles");
+        return;
+    }
+    int need_a = !tma_ok(a, lda, 4), need_b = !tma_ok(b, ldb, 4), copies = 0;
+    if ((need_a || need_b) && (!need_a || n >= ALIGN_PAYS)
+        && (!need_b || m >= ALIGN_PAYS)) {
+        pad_reserve(m, n, k);
+        if (need_a)
+            a = (const float *)aligned_copy(a, m, k, lda, 4, 0, &lda);
+        if (need_b)
+            b = (const float *)aligned_copy(b, k, n, ldb, 4,
+                                            (size_t)m * CEIL_DIV(k, 4) * 16, &ldb);
+        copies = need_a + 2 * need_b;
+    }
+    if (wide > large) {
+        swept(FUNCTION(sgemm_dbuf<WIDE>))(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        chose("%s128x256x8 tiles", copied[copies]);
+    } else {
+        run_tuned(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        chose("%stiles: chapter 9's tuned kernel", copied[copies]);
+    }
 }
 template <typename T>
 static void on_tensor_cores(const char *what, int bk, int tall, int cost,
@@ -1039,15 +1133,9 @@ void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
 }
 void gemm_reserve(int m, int n, int k, const struct operands *set)
 {
-    size_t len = 4 * ((size_t)m * CEIL_DIV(k, 4) * 4 + (size_t)k * CEIL_DIV(n, 4) * 4);
     hopper_reserve(m, n, k, set);
     split_reserve();
-    if (len > pad_len) {
-        if (pad_buf)
-            CUDA_CHECK(cudaFree(pad_buf));
-        CUDA_CHECK(cudaMalloc((void **)&pad_buf, len));
-        pad_len = len;
-    }
+    pad_reserve(m, n, k);
 }
 
 void gemm_release(void)
@@ -1066,6 +1154,11 @@ static void fp32_split(int m, int n, int k, float alpha,
                        float beta, float *c, int ldc)
 {
     run_split(fp32_slices(m, n, k), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+static void setup_fp32(int m, int n, int k, const struct operands *)
+{
+    pad_reserve(m, n, k);
 }
 
 static void setup_bf16(int m, int n, int k, const struct operands *set)
@@ -1100,7 +1193,8 @@ static void tf32_direct_entry(int m, int n, int k, float alpha,
 
 static const struct kernel kernels[] = {
     { .name = "fp32", .what = "the FP32 dispatcher (CUDA cores)",
-      .function = FUNCTION(sgemm_dbuf<LARGE>), .run = gemm_fp32 },
+      .function = FUNCTION(sgemm_dbuf<LARGE>), .run = gemm_fp32,
+      .setup = setup_fp32, .teardown = gemm_release },
     { .name = "fp32-tiles", .what = "chapter 9's tuned kernel alone",
       .function = FUNCTION(sgemm_dbuf<LARGE>), .run = run_tuned },
     { .name = "fp32-thin", .what = "the thin kernels alone, FP32",

@@ -11,8 +11,9 @@ needs := sm_90a
 libs := -lcublas
 headline := fp32
 profile_at := 1x4096x14336:fp32:thin_rows 16x4096x14336:fp32:thin_rows \
-    35x8457x2560:fp32-split:sgemm_dbuf 35x8457x2560:fp32:sgemm_streamk \
-    256x256x65536:fp32:sgemm_dbuf 1x28672x8192:fp32:thin_rows \
+    35x8457x2560:fp32:sgemm_streamk 2000x3000x5000:fp32:sgemm_streamk \
+    2000x3000x5000:fp32-tiles:sgemm_dbuf 4093x4099x4091:fp32:pad_rows \
+    256x256x65536:fp32:sgemm_streamk 1x28672x8192:fp32:thin_rows \
     256x256x65536:fp32-tiles 16x4096x14336:bf16-tiles 16x4096x14336:bf16:direct_gemm 1x4096x14336:bf16:direct_gemm \
     128x4096x14336:tf32:direct_gemm 128x4096x14336:tf32-tiles:split_transposed \
     8192x64x8192:tf32:direct_gemm 8192x64x8192:tf32-tiles:split_rows \
