@@ -63,12 +63,31 @@ model.ch14_x3_2817 := ch14.suite.3xtf32.2817x1536x4096.pct / 100 | %.2f
 model.ch14_x3t_1409 := ch14.suite.3xtf32-tiles.1409x1536x8192.pct / 100 | %.2f
 model.ch14_x3t_2817 := ch14.suite.3xtf32-tiles.2817x1536x4096.pct / 100 | %.2f
 model.ch14_x3_1760 := ch14.suite.3xtf32.1760x7133x1760.pct / 100 | %.2f
+model.ch14_x3_4093 := ch14.suite.3xtf32.4093x4099x4091.pct / 100 | %.2f
 model.ch14_wave_extra := 144 - gpu.sms | %d
-model.ch14_per_sm_133 := 133 / gpu.sms | %.2f
-model.ch14_per_sm_224 := 224 / gpu.sms | %.2f
-model.ch14_wait_224 := 2 * gpu.sms - 224 | %d
-model.ch14_ans6_r1 := ch14.fp32.1024.ms / ch14.fp32-tiles.1024.ms | %.3f
-model.ch14_ans6_r16 := ch14.suite.fp32.1024x1024x16384.ms \
+model.ch14_wide_rate := 100 * ch9.dbuf-128x256x8-w64x64-t8x16-b1.4096.tflops \
+    / ch9.dbuf-256x128x16-w64x64-t16x8-b1.4096.tflops | %.1f
+model.ch14_sk_rate := 100 * ch9.sk-128x128x16-w32x64-t8x8-b1.4096.tflops \
+    / ch9.dbuf-256x128x16-w64x64-t16x8-b1.4096.tflops | %.0f
+model.ch14_sk_rate_8192 := 100 * ch9.sk-128x128x16-w32x64-t8x8-b1.8192.tflops \
+    / ch9.dbuf-256x128x16-w64x64-t16x8-b1.8192.tflops | %.0f
+model.ch14_fill_l := 100 * 2000 * 3000 / (2 * gpu.sms * 256 * 128) | %.0f
+model.ch14_fill_s := 100 * 2000 * 3000 / (16 * 24 * 128 * 128) | %.0f
+model.ch14_fill_pred := model.ch14_fill_s * model.ch14_sk_rate / 100 / model.ch14_fill_l | %.2f
+model.ch14_fill_x := ch14.suite.fp32-tiles.2000x3000x5000.ms / ch14.suite.fp32.2000x3000x5000.ms | %.2f
+verdict.ch14_fill := model.ch14_fill_x ; 0.9 * model.ch14_fill_pred ; 1.1 * model.ch14_fill_pred ; \
+    model.ch14_fill_x * (ch14.suite.fp32.2000x3000x5000.spread_pct \
+    + ch14.suite.fp32-tiles.2000x3000x5000.spread_pct) / 100
+model.ch14_align_pct := 100 * 4 * ceil.ffma_tflops / (1000 * ceil.copy_tbs) | %.0f
+model.ch14_pad_rows_tbs := 2 * ch14.fp32.4093x4099x4091.ncu.dram_gb \
+    / ch14.fp32.4093x4099x4091.ncu.time_ms | %.2f
+model.ch14_pad_rows_pct := 100 * model.ch14_pad_rows_tbs / ceil.copy_tbs | %.0f
+compare.ch14_fp32_pad := ch14.suite.fp32.4093x4099x4091.tflops ; \
+    ch14.suite.fp32-tiles.4093x4099x4091.tflops ; \
+    ch14.suite.fp32.4093x4099x4091.spread_pct ; \
+    ch14.suite.fp32-tiles.4093x4099x4091.spread_pct | faster than the large tiles on the rows as they lie / slower than the large tiles on the rows as they lie
+model.ch14_ans6_r1 := ch14.fp32-split.1024.ms / ch14.fp32-tiles.1024.ms | %.3f
+model.ch14_ans6_r16 := ch14.suite.fp32-split.1024x1024x16384.ms \
     / ch14.suite.fp32-tiles.1024x1024x16384.ms | %.3f
 model.ch14_ans6_keep := (16 * model.ch14_ans6_r16 - model.ch14_ans6_r1) / 15 | %.3f
 model.ch14_ans6_gain_pct := 100 * (1 - model.ch14_ans6_keep) | %.0f
