@@ -4,7 +4,7 @@ slide_idea := One entry point per precision, for any $M$, $N$, $K$, leading dime
     | A thin product streams the larger operand when $M$ or $N$ is small; TF32, and BF16 where it pays, read $A$ and $B$ as they lie, $B^T$ through registers; the last wave's tiles are split in $K$ and joined by each tile's first block \
     | Over {{ch14.suite.shapes}} public shapes, FP32 at {{ch14.suite.fp32.geomean_pct}}\%, TF32 at {{ch14.suite.tf32.geomean_pct}}\%, BF16 at {{ch14.suite.bf16.geomean_pct}}\% of cuBLAS (geometric means)
 programs := ch14
-roots := ch14.h
+roots := ch14.h wgmma.h
 links := ch12 ch10 ch9 ch8 ch5
 suite := shapes/suite.csv
 needs := sm_90a
@@ -64,6 +64,9 @@ model.ch14_x3t_1409 := ch14.suite.3xtf32-tiles.1409x1536x8192.pct / 100 | %.2f
 model.ch14_x3t_2817 := ch14.suite.3xtf32-tiles.2817x1536x4096.pct / 100 | %.2f
 model.ch14_x3_1760 := ch14.suite.3xtf32.1760x7133x1760.pct / 100 | %.2f
 model.ch14_x3_4093 := ch14.suite.3xtf32.4093x4099x4091.pct / 100 | %.2f
+model.ch14_x3_pass_mb := 3 * 4 * 1024 * 16384 / 1e6 | %.0f
+model.ch14_x3_pass_pct := 100 * model.ch14_x3_pass_mb / ceil.copy_tbs \
+    / (1000 * ch14.suite.3xtf32.1024x1024x16384.ms) | %.0f
 model.ch14_wave_extra := 144 - gpu.sms | %d
 model.ch14_wide_rate := 100 * ch9.dbuf-128x256x8-w64x64-t8x16-b1.4096.tflops \
     / ch9.dbuf-256x128x16-w64x64-t16x8-b1.4096.tflops | %.1f
