@@ -88,7 +88,7 @@ model.ch14_pad_rows_pct := 100 * model.ch14_pad_rows_tbs / ceil.copy_tbs | %.0f
 compare.ch14_fp32_pad := ch14.suite.fp32.4093x4099x4091.tflops ; \
     ch14.suite.fp32-tiles.4093x4099x4091.tflops ; \
     ch14.suite.fp32.4093x4099x4091.spread_pct ; \
-    ch14.suite.fp32-tiles.4093x4099x4091.spread_pct | faster than the large tiles on the rows as they lie / slower than the large tiles on the rows as they lie
+    ch14.suite.fp32-tiles.4093x4099x4091.spread_pct | faster / slower
 model.ch14_ans6_r1 := ch14.fp32-split.1024.ms / ch14.fp32-tiles.1024.ms | %.3f
 model.ch14_ans6_r16 := ch14.suite.fp32-split.1024x1024x16384.ms \
     / ch14.suite.fp32-tiles.1024x1024x16384.ms | %.3f
