@@ -558,7 +558,7 @@ static void launch_direct(int m, int n, int k, float alpha, const T *a,
         lw.epoch = split_epoch = split_epoch % 0x7fffffff + 1;   /* never 0 */
     }
     if (S::X3) {
-        int ld = CEIL_DIV(k, 4) * 4;
+        int ld = CEIL_DIV(k, 8) * 8;                /* rows on 32 bytes */
         float *big = scratch(0, 2 * (size_t)m * ld), *small = big + (size_t)m * ld;
         split_rows<<<dim3(m, CEIL_DIV(ld / 4, 128)), 128>>>((const float *)a,
                                                            lda, big, small,
@@ -592,12 +592,21 @@ static int direct_rows(int m, int most)   /* the fewest rows that hold m */
     return tn;
 }
 
-static int direct_tall(int m, int n, int steps)   /* tiles of 256 rows */
+static const int tall_rows[3] = { 256, 192, 128 };
+static const int tall_cost[3] = { 14, 11, 8 };   /* eighths of a 128-row stage */
+
+static int direct_tall(int m, int n, int steps)   /* which of tall_rows */
 {
-    int cols = CEIL_DIV(n, 128);
-    return m > 128
-        && 7 * plan_waves(CEIL_DIV(m, 256) * cols, steps).time
-           <= 4 * plan_waves(CEIL_DIV(m, 128) * cols, steps).time;
+    int cols = CEIL_DIV(n, 128), best = 0;
+    long least = 0;
+    for (int i = 0; i < 3; i++) {
+        long t = tall_cost[i] * plan_waves(CEIL_DIV(m, tall_rows[i]) * cols, steps).time;
+        if (i == 0 || t < least) {
+            best = i;
+            least = t;
+        }
+    }
+    return best;
 }
 
 template <int KIND, typename T>
@@ -608,7 +617,8 @@ static void direct_product(const char *what, int m, int n, int k,
     int steps = CEIL_DIV(k, (direct_shape<KIND, 16>::BK));
     int narrow = KIND == NARROW_KIND;
     int tn = narrow ? direct_rows(n, NARROW_COLS)
-           : KIND != X3_KIND && direct_tall(m, n, steps) ? 256 : direct_rows(m, 128);
+           : KIND != X3_KIND && m > 128 ? tall_rows[direct_tall(m, n, steps)]
+           : direct_rows(m, 128);
     if (tn == 16)
         launch_direct<KIND, 16>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else if (tn == 32)
@@ -618,8 +628,12 @@ static void direct_product(const char *what, int m, int n, int k,
     else if constexpr (KIND != NARROW_KIND) {
         if (tn == 128)
             launch_direct<KIND, 128>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        else if constexpr (KIND != X3_KIND)
-            launch_direct<KIND, 256>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        else if constexpr (KIND != X3_KIND) {
+            if (tn == 192)
+                launch_direct<KIND, 192>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+            else
+                launch_direct<KIND, 256>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        }
     }
     if (last_split)
         chose("%d-%s tiles: %s; %d of %d tiles split %d ways", tn,
@@ -688,12 +702,22 @@ __global__ void pad_rows(T *to, int ld_to, const T *x, int ld, int rows,
         }
 }
 
+static int padded(int cols, int size)   /* a copy's leading dimension */
+{
+    return (int)(CEIL_DIV((long)cols * size, 32) * 32 / size);
+}
+
+static int on_32_bytes(const void *x, int ld, int size)
+{
+    return (uintptr_t)x % 32 == 0 && (size_t)ld * size % 32 == 0;
+}
+
 static const void *aligned_copy(const void *x, int rows, int cols, int ld,
                                 int size, size_t at, int *ld_to)
 {
     dim3 grid(CEIL_DIV(cols, PAD_THREADS * PAD_UNROLL),
               rows < 65535 ? rows : 65535);
-    *ld_to = CEIL_DIV(cols * size, 16) * 16 / size;
+    *ld_to = padded(cols, size);
     if (size == 4)
         pad_rows<float><<<grid, PAD_THREADS>>>((float *)(pad_buf + at),
             *ld_to, (const float *)x, ld, rows, cols);
@@ -706,7 +730,7 @@ static const void *aligned_copy(const void *x, int rows, int cols, int ld,
 
 static void pad_reserve(int m, int n, int k)
 {
-    size_t len = 4 * ((size_t)m * CEIL_DIV(k, 4) * 4 + (size_t)k * CEIL_DIV(n, 4) * 4);
+    size_t len = 4 * ((size_t)m * padded(k, 4) + (size_t)k * padded(n, 4));
     if (len > pad_len) {
         if (pad_buf)
             CUDA_CHECK(cudaFree(pad_buf));
@@ -787,7 +811,7 @@ void gemm_fp32(int m, int n, int k, float alpha,
             a = (const float *)aligned_copy(a, m, k, lda, 4, 0, &lda);
         if (need_b)
             b = (const float *)aligned_copy(b, k, n, ldb, 4,
-                                            (size_t)m * CEIL_DIV(k, 4) * 16, &ldb);
+                                            (size_t)m * padded(k, 4) * 4, &ldb);
         copies = need_a + 2 * need_b;
     }
     if (wide > large) {
@@ -870,11 +894,13 @@ static int bf16_direct(int m, int n, int k, const float *c, int ldc)
 {
     int steps = CEIL_DIV(k, 64), sms = sm_count(), cols = CEIL_DIV(n, 128);
     int tall = hopper_tall(m, n), tiles = CEIL_DIV(m, tall ? 256 : 128) * cols;
-    int dtall = direct_tall(m, n, steps);
-    int dtiles = CEIL_DIV(m, dtall ? 256 : 128) * cols;
-    long hopper = (long)CEIL_DIV(tiles, sms) * steps * (tall ? 7 : 4);
+    int dtall = m > 128 ? direct_tall(m, n, steps) : 2;
+    int dtiles = CEIL_DIV(m, tall_rows[dtall]) * cols;
+    int half = CEIL_DIV(m, 128) * cols, hs = slices_for(half, 1, steps, 8);
+    long hopper = hs > 1 ? (long)CEIL_DIV(half * hs, sms) * (CEIL_DIV(steps, hs) + UNIT_BF16) * 8
+                         : (long)CEIL_DIV(tiles, sms) * steps * (tall ? 14 : 8);
     long direct = (plan_waves(dtiles, steps).time
-                   + DIRECT_EPILOGUE * CEIL_DIV(dtiles, sms)) * (dtall ? 7 : 4);
+                   + DIRECT_EPILOGUE * CEIL_DIV(dtiles, sms)) * tall_cost[dtall];
     return always_direct || m <= BF16_FEW_ROWS || !tma_ok(c, ldc, 4)
            || (steps >= BF16_SHORT_K && direct < hopper);
 }
@@ -897,15 +923,15 @@ void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
         run_thin<bf16_bits>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
-    int copies = !tma_ok(a, lda, 2) + !tma_ok(b, ldb, 2);
+    int copy_a = !tma_ok(a, lda, 2) || (!on_32_bytes(a, lda, 2) && n >= ALIGN_PAYS);
+    int copies = copy_a + !tma_ok(b, ldb, 2);
     if (copies)
         gemm_reserve(m, n, k, NULL);
-    if (!tma_ok(a, lda, 2))
+    if (copy_a)
         a = (const bf16_bits *)aligned_copy(a, m, k, lda, 2, 0, &lda);
     if (!tma_ok(b, ldb, 2))
         b = (const bf16_bits *)aligned_copy(b, k, n, ldb, 2,
-                                            (size_t)m * CEIL_DIV(k, 8) * 16,
-                                            &ldb);
+                                            (size_t)m * padded(k, 2) * 2, &ldb);
     if (!always_direct && n < m && (n <= NARROW_COLS
                                     || (n <= 2 * NARROW_COLS
                                         && CEIL_DIV(k, 64) >= BF16_SHORT_K)))
@@ -956,7 +982,7 @@ static void setup_bf16(int m, int n, int k, const struct operands *set)
 static void setup_3xtf32(int m, int n, int k, const struct operands *set)
 {
     gemm_reserve(m, n, k, set);
-    scratch(0, 2 * (size_t)m * CEIL_DIV(k, 4) * 4);   /* A's two parts */
+    scratch(0, 2 * (size_t)m * CEIL_DIV(k, 8) * 8);   /* A's two parts */
 }
 
 static void bf16_direct_entry(int m, int n, int k, float alpha,

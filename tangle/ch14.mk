@@ -18,7 +18,16 @@ profile_at := 1x4096x14336:fp32:thin_rows 16x4096x14336:fp32:thin_rows \
     128x4096x14336:tf32:direct_gemm 128x4096x14336:tf32-tiles:split_transposed \
     8192x64x8192:tf32:direct_gemm 8192x64x8192:tf32-tiles:split_rows \
     256x256x65536:bf16:direct_gemm 2817x1536x4096:tf32:direct_gemm \
-    7680x32x2560:bf16:direct_gemm 7680x32x2560:bf16-direct:direct_gemm
+    7680x32x2560:bf16:direct_gemm 7680x32x2560:bf16-direct:direct_gemm \
+    2000x3000x5000:bf16:direct_gemm 2000x3000x5000:bf16-tiles \
+    2560x64x2560:bf16:direct_gemm 4096x128x4096:bf16:direct_gemm \
+    128x4096x4096:bf16:direct_gemm 2000x3000x5000:bf16:cublas \
+    2817x1536x4096:bf16:cublas 1409x1536x8192:bf16:cublas \
+    2560x64x2560:bf16:cublas 4096x128x4096:bf16:cublas \
+    128x4096x4096:bf16:cublas 256x256x65536:bf16:cublas \
+    7680x32x2560:bf16:cublas 4096x4096x4096:bf16:cublas \
+    35x8457x2560:fp32:cublas 3072x128x1024:fp32:cublas \
+    35x8457x2560:tf32:cublas 2000x3000x5000:fp32:cublas
 lab := Stream the rows of $B$ from [[kc]]
 lab_kernel := thin_rows
 lab_hours := 1

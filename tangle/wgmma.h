@@ -16,6 +16,16 @@
     "%108, %109, %110, %111, %112, %113, %114, %115, %116, %117, " \
     "%118, %119, %120, %121, %122, %123, %124, %125, %126, %127}"
 
+#define ACC96 \
+    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, " \
+    "%14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, " \
+    "%27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, " \
+    "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, " \
+    "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, " \
+    "%66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, " \
+    "%79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, " \
+    "%92, %93, %94, %95}"
+
 template <int N>
 __device__ __forceinline__ void
 wgmma_tf32_regs(float *d, const unsigned *a, uint64_t db);
@@ -98,6 +108,18 @@ wgmma_tf32_regs<128>(float *d, const unsigned *a, uint64_t db)
 
 template <>
 __device__ __forceinline__ void
+wgmma_tf32_regs<192>(float *d, const unsigned *a, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %101, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n192k8.f32.tf32.tf32 "
+                 ACC96 ", {%96, %97, %98, %99}, %100, p, 1, 1;\n}\n"
+                 : ACC64_OPERANDS(d), ACC32_OPERANDS((d + 64))
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db),
+                   "r"(1));
+}
+
+template <>
+__device__ __forceinline__ void
 wgmma_tf32_regs<256>(float *d, const unsigned *a, uint64_t db)
 {
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
@@ -156,6 +178,18 @@ wgmma_bf16_regs<128>(float *d, const unsigned *a, uint64_t db)
                  "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
                  ACC64 ", {%64, %65, %66, %67}, %68, p, 1, 1, 0;\n}\n"
                  : ACC64_OPERANDS(d)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db),
+                   "r"(1));
+}
+
+template <>
+__device__ __forceinline__ void
+wgmma_bf16_regs<192>(float *d, const unsigned *a, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %101, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n192k16.f32.bf16.bf16 "
+                 ACC96 ", {%96, %97, %98, %99}, %100, p, 1, 1, 0;\n}\n"
+                 : ACC64_OPERANDS(d), ACC32_OPERANDS((d + 64))
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db),
                    "r"(1));
 }
