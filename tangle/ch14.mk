@@ -8,6 +8,8 @@ roots := ch14.h wgmma.h
 links := ch12 ch10 ch9 ch8 ch5
 suite := shapes/suite.csv
 needs := sm_90a
+extra_runs := -m 2048 -n 3072 -k 5000 --kernel bf16-tiles ; \
+    -m 2048 -n 3072 -k 5120 --kernel bf16-tiles
 libs := -lcublas
 headline := fp32
 profile_at := 1x4096x14336:fp32:thin_rows 16x4096x14336:fp32:thin_rows \
@@ -17,7 +19,7 @@ profile_at := 1x4096x14336:fp32:thin_rows 16x4096x14336:fp32:thin_rows \
     256x256x65536:fp32-tiles 16x4096x14336:bf16-tiles 16x4096x14336:bf16:direct_gemm 1x4096x14336:bf16:direct_gemm \
     128x4096x14336:tf32:direct_gemm 128x4096x14336:tf32-tiles:split_transposed \
     8192x64x8192:tf32:direct_gemm 8192x64x8192:tf32-tiles:split_rows \
-    256x256x65536:bf16:direct_gemm 2817x1536x4096:tf32:direct_gemm \
+    256x256x65536:bf16:hopper_gemm 2817x1536x4096:tf32:direct_gemm \
     7680x32x2560:bf16:direct_gemm 7680x32x2560:bf16-direct:direct_gemm \
     2000x3000x5000:bf16:direct_gemm 2000x3000x5000:bf16-tiles \
     2560x64x2560:bf16:direct_gemm 4096x128x4096:bf16:direct_gemm \
