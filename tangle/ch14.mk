@@ -135,6 +135,10 @@ model.ch14_bf16_direct_slow := ch14.suite.bf16-tiles.4096x4096x4096.tflops \
 model.ch14_bf16_epi := (ch14.suite.bf16-direct.4096x4096x128.ms \
     - ch14.suite.bf16-tiles.4096x4096x128.ms) / 4 \
     / (ch14.suite.bf16-tiles.4096x4096x4096.ms / 256) | %.1f
+model.ch14_cb_tiles_2000 := int((2000 + ch14.cublas-bf16.2000x3000x5000.ncu.tile_rows - 1) \
+    / ch14.cublas-bf16.2000x3000x5000.ncu.tile_rows) \
+    * int((3000 + ch14.cublas-bf16.2000x3000x5000.ncu.tile_cols - 1) \
+    / ch14.cublas-bf16.2000x3000x5000.ncu.tile_cols) | %d
 model.ch14_split_x_256 := ch14.suite.bf16-tiles.256x256x65536.ms / ch14.suite.bf16.256x256x65536.ms | %.1f
 model.ch14_split_mem_ms := (2 * 2 * 256 * 65536 + 4 * 256 * 256) / (ceil.copy_tbs * 1e9) | %.3f
 model.ch14_split_pred_ms := max(ch14.suite.bf16-tiles.256x256x65536.ms / model.ch14_split_slices, \
