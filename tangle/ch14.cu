@@ -895,7 +895,8 @@ void gemm_3xtf32(int m, int n, int k, float alpha,
                                  : "3xTF32 with a pass over A alone",
                             m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
-enum { BF16_FEW_ROWS = 128, BF16_SHORT_K = 32, DIRECT_EPILOGUE = 3 };
+enum { BF16_FEW_ROWS = 128, BF16_SHORT_K = 32, DIRECT_EPILOGUE = 3,
+       A_COPY_PAYS = 1500 };
 
 static int bf16_direct(int m, int n, int k, const float *c, int ldc)
 {
@@ -904,8 +905,9 @@ static int bf16_direct(int m, int n, int k, const float *c, int ldc)
     int dtall = m > 128 ? direct_tall(m, n, steps) : 2;
     int dtiles = CEIL_DIV(m, tall_rows[dtall]) * cols;
     int half = CEIL_DIV(m, 128) * cols, hs = slices_for(half, 1, steps, 8);
-    long hopper = hs > 1 ? (long)CEIL_DIV(half * hs, sms) * (CEIL_DIV(steps, hs) + UNIT_BF16) * 8
-                         : (long)CEIL_DIV(tiles, sms) * steps * (tall ? 14 : 8);
+    long hopper = hs > 1
+        ? (long)CEIL_DIV(half * hs, sms) * (CEIL_DIV(steps, hs) + UNIT_BF16) * 8
+        : (long)CEIL_DIV(tiles, sms) * steps * (tall ? 14 : 8);
     long direct = (plan_waves(dtiles, steps).time
                    + DIRECT_EPILOGUE * CEIL_DIV(dtiles, sms)) * tall_cost[dtall];
     return always_direct || m <= BF16_FEW_ROWS || !tma_ok(c, ldc, 4)
@@ -930,7 +932,7 @@ void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
         run_thin<bf16_bits>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         return;
     }
-    int copy_a = !tma_ok(a, lda, 2) || (!on_32_bytes(a, lda, 2) && n >= ALIGN_PAYS);
+    int copy_a = !tma_ok(a, lda, 2) || (!on_32_bytes(a, lda, 2) && n >= A_COPY_PAYS);
     int copies = copy_a + !tma_ok(b, ldb, 2);
     if (copies)
         gemm_reserve(m, n, k, NULL);

@@ -135,6 +135,10 @@ model.ch14_bf16_direct_slow := ch14.suite.bf16-tiles.4096x4096x4096.tflops \
 model.ch14_bf16_epi := (ch14.suite.bf16-direct.4096x4096x128.ms \
     - ch14.suite.bf16-tiles.4096x4096x128.ms) / 4 \
     / (ch14.suite.bf16-tiles.4096x4096x4096.ms / 256) | %.1f
+model.ch14_a_copy_loss_pct := 100 * (1 - ch14.bf16-tiles.2048x3072x5000.tflops \
+    / ch14.bf16-tiles.2048x3072x5120.tflops) | %.0f
+model.ch14_a_copy_even := 2 * ch14.bf16-tiles.2048x3072x5120.tflops / ceil.copy_tbs \
+    / (model.ch14_a_copy_loss_pct / 100) | %.0f
 model.ch14_cb_tiles_2000 := int((2000 + ch14.cublas-bf16.2000x3000x5000.ncu.tile_rows - 1) \
     / ch14.cublas-bf16.2000x3000x5000.ncu.tile_rows) \
     * int((3000 + ch14.cublas-bf16.2000x3000x5000.ncu.tile_cols - 1) \
