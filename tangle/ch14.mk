@@ -139,6 +139,10 @@ model.ch14_a_copy_loss_pct := 100 * (1 - ch14.bf16-tiles.2048x3072x5000.tflops \
     / ch14.bf16-tiles.2048x3072x5120.tflops) | %.0f
 model.ch14_a_copy_even := 2 * ch14.bf16-tiles.2048x3072x5120.tflops / ceil.copy_tbs \
     / (model.ch14_a_copy_loss_pct / 100) | %.0f
+model.ch14_tf32_long_cublas := 100 * ch14.suite.tf32.2048x2048x32768.tflops \
+    / ch14.suite.tf32.2048x2048x32768.pct | %.0f
+model.ch14_tf32_sq_cublas := 100 * ch14.suite.tf32.4096x4096x4096.tflops \
+    / ch14.suite.tf32.4096x4096x4096.pct | %.0f
 model.ch14_cb_tiles_2000 := int((2000 + ch14.cublas-bf16.2000x3000x5000.ncu.tile_rows - 1) \
     / ch14.cublas-bf16.2000x3000x5000.ncu.tile_rows) \
     * int((3000 + ch14.cublas-bf16.2000x3000x5000.ncu.tile_cols - 1) \
