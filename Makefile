@@ -17,21 +17,25 @@
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
-# Every core, unless the command line says how many (make -j1); each
-# target's output kept together.  (make cannot see its own -j while it
-# reads the Makefile, so it reads its command line; a make that runs
-# under another shares the first one's jobs.)
+# The one-letter flags of the command line (n, q, s...), before ours:
+# make puts them first, as one word without a dash.
+CMDLINE_FLAGS := $(filter-out -% %=%,$(firstword $(MAKEFLAGS)))
+DRY_RUN := $(findstring n,$(CMDLINE_FLAGS))$(findstring q,$(CMDLINE_FLAGS))
+# Every core, unless the command line says how many (make -j1 wins over
+# this); each target's output kept together.  A make run by another
+# shares the first one's jobs.
 ifeq ($(MAKELEVEL),0)
-ifeq ($(filter -j% --jobs%,$(shell tr '\0' ' ' < /proc/$$PPID/cmdline 2>/dev/null)),)
 MAKEFLAGS += --jobs=$(shell nproc 2>/dev/null || echo 2) --output-sync=target
 endif
-endif
 .DELETE_ON_ERROR:
-
-CHAPTERS := $(shell ls chapters | sed -n 's/^ch\([0-9]*\)\.nw$$/\1/p' \
-                    | sort -n)
-NW := $(CHAPTERS:%=chapters/ch%.nw)
-MANIFESTS := $(CHAPTERS:%=tangle/ch%.mk)
+# V=1 prints every command in full; otherwise one short line each.
+ifeq ($(V),1)
+Q :=
+say = @:
+else
+Q := @
+say = @printf '  %-7s %s\n'
+endif
 
 # The GPU target: the installed GPU's compute capability (nvidia-smi
 # says 8.6 for an RTX 3090: sm_86), or sm_90 where there is none.
@@ -46,23 +50,66 @@ CFLAGS ?= -std=c11 -O2 -Wall -Wextra
 # kernel does not need; in C++ -Wextra would warn about each one.
 NVCCFLAGS ?= -O3 -std=c++17 -Xptxas -v \
   -Xcompiler -Wall,-Wextra,-Wno-missing-field-initializers
-# The book shows the first GPU whose results all belong to the current
-# code (book/tools/fresh-results); make RESULTS=results/<gpu> picks one.
-GPU_RESULTS := $(shell book/tools/fresh-results)
-RESULTS ?= $(GPU_RESULTS)
-GPU_DIR ?=
+BOOKDATA := book/tools/bookdata
 TOOLS_STAMP := build/tools.stamp
 BENCH_SIZES ?= 256,512,1024,1111,2048,4096,4097
-BENCH_CHAPTERS ?= $(CHAPTERS)
 
 # notangle, unless told not to use it or it is not installed.
 NOTANGLE := $(if $(filter 1,$(NO_TANGLE)),,$(shell command -v notangle \
                                                      2>/dev/null))
 
-.PHONY: all programs book tangle bench profile test clean readme tools
+# --- what make knows of the chapters --------------------------------------
+# One generated include of variables (book/tools/bookdata make-vars, from
+# the manifests tangle/chN.mk and the answers): CHAPTERS, each
+# chapter's fields chN.FIELD that the build uses, chN.target (the GPU it
+# is compiled for), NW_UPTO_N (the files it is tangled from), BUILDABLE
+# and SKIPPED (what ARCH allows), the answers' programs.
+VARS := build/vars-$(ARCH).mk
+include $(VARS)
+NW := $(CHAPTERS:%=chapters/ch%.nw)
+MANIFESTS := $(CHAPTERS:%=tangle/ch%.mk)
+$(VARS): $(wildcard tangle/ch*.mk answers/ch*-ex*.diff book/bookdata/*.py) \
+           $(MANIFESTS) book/tools/bookdata chapters
+	@mkdir -p build
+	$(say) VARS $@
+	$(Q)$(BOOKDATA) make-vars $(ARCH) > $@.tmp && mv $@.tmp $@
+
+# The book shows the first GPU whose results all belong to the current
+# code (bookdata fresh-results); make RESULTS=results/<gpu> picks one.
+ifeq ($(origin RESULTS),undefined)
+RESULTS := $(shell $(BOOKDATA) fresh-results)
+endif
+GPU_DIR ?=
+BENCH_CHAPTERS ?= $(CHAPTERS)
+
+.PHONY: all programs book tangle bench profile test clean readme tools help
 .PRECIOUS: build/%.o build/%.log build/sass-%.txt build/kernels-%.tsv
 
 all: programs book readme
+# (the last line of a build says where its results are; make -q and -n
+# run no recipe, so all has none for them)
+ifeq ($(DRY_RUN),)
+all:
+	@echo "make: the book is build/book.pdf and build/book.html; the programs are ./$(firstword $(HARNESS_BINS)) ... ./$(lastword $(HARNESS_BINS)) (make help lists the goals)"
+endif
+
+help:
+	@echo 'make                 the programs ./ch0 ... ./chN and the book,'
+	@echo '                     build/book.pdf and build/book.html'
+	@echo 'make chapterN        just ./chN (and its other programs)'
+	@echo 'make test            the tests (those that need a GPU run where one is)'
+	@echo 'make bench           measure every chapter on this GPU -> results/<gpu>/'
+	@echo 'make profile         Nsight Compute counters -> results/<gpu>/ncu-chN.csv'
+	@echo 'make labN            write lab/chN.cu once, build it; ./labN grades it'
+	@echo 'make instructor      build/instructor.pdf and .html: the book with answers'
+	@echo 'make answers         the changed programs of the worked answers'
+	@echo 'make slides          build/slides/chN.pdf, a deck per chapter'
+	@echo 'make readme          the README table from the results'
+	@echo 'make tangle          tangle/ from chapters/ (needs noweb)'
+	@echo 'make clean           remove build/ and the programs'
+	@echo 'Variables: ARCH=sm_86 (the GPU to build for), RESULTS=results/<gpu>'
+	@echo '(the numbers the book shows), V=1 (every command in full), -jN.'
+	@echo 'book/DATA.md explains the data; bookdata --help its program.'
 
 # --- tools ---------------------------------------------------------------
 tools: $(TOOLS_STAMP)
@@ -75,28 +122,7 @@ $(TOOLS_STAMP): book/tools/need-tools
 # may keep part of its code in an appendix, chapters/chN-NAME.nw: it is
 # tangled with the chapter and woven at the end of the book.
 APPENDICES := $(foreach c,$(CHAPTERS),$(sort $(wildcard chapters/ch$(c)-*.nw)))
-# The files chapter N is tangled from: book/tools/nw-upto says, for make
-# and for the tests alike.
-$(foreach l,$(shell book/tools/nw-upto --all | sed 's/^\([0-9]*\) /NW_UPTO_\1:=/; s/ /~/g'),\
-  $(eval $(subst ~, ,$(subst :=, := ,$(l)))))
 nw_upto = $(NW_UPTO_$(1))
-
-# A manifest sets these fields, and model.NAME formulas; each chapter's
-# values are kept as chN.FIELD.
-FIELDS := programs roots common links needs flags libs headline sass lab \
-          lab_kernel extra_runs ceilings sweep spills micro micro_links \
-          events profile_at emulated may_spill lab_hours lab_needs lab_reach \
-          lab_entries lab_also lab_none slide_figure slide_chunk slide_idea \
-          suite
-define read_manifest
-include tangle/ch$(1).mk
-$$(foreach f,$$(FIELDS),$$(eval ch$(1).$$(f) := $$$$(value $$(f)))\
-  $$(eval undefine $$(f)))
-ch$(1).models := $$(filter model.%,$$(.VARIABLES))
-$$(foreach v,$$(ch$(1).models),$$(eval ch$(1).$$(v) := $$$$(value $$(v)))\
-  $$(eval undefine $$(v)))
-endef
-$(foreach n,$(CHAPTERS),$(eval $(call read_manifest,$(n))))
 
 # What chapter N tangles: its manifest first (it names the other files),
 # its code (tangle/chN.cu, which holds every program's table of kernels),
@@ -110,23 +136,18 @@ lab_of = $(if $(ch$(1).lab),ch$(1)-lab.cu)
 TANGLED := $(MANIFESTS) $(foreach n,$(CHAPTERS),\
              $(addprefix tangle/,$(call roots_of,$(n)) $(call lab_of,$(n))))
 ifneq ($(NOTANGLE),)
-define tangle_manifest
-tangle/ch$(1).mk: $(call nw_upto,$(1)) book/tools/tangle
-	@book/tools/tangle ch$(1).mk $$@ $(call nw_upto,$(1))
-endef
-$(foreach n,$(CHAPTERS),$(eval $(call tangle_manifest,$(n))))
-
-# Every program and every other root of chapter N, tangled from the
-# chapters up to N.  cpif (in book/tools/tangle) keeps a file's date when
-# its code did not change, so an edit to prose recompiles nothing.
+# Every file chapter N tangles (its manifest first), from the chapters up
+# to N.  cpif (in book/tools/tangle) keeps a file's date when its code did
+# not change, so an edit to prose recompiles nothing (and make tangles the
+# chapter's files again at each run, cheaply, until its code changes).
 define tangle_roots
-$(addprefix tangle/,$(call roots_of,$(1))): $(call nw_upto,$(1)) book/tools/tangle
+$(addprefix tangle/,ch$(1).mk $(call roots_of,$(1))): $(call nw_upto,$(1)) book/tools/tangle
 	@book/tools/tangle $$(notdir $$@) $$@ $(call nw_upto,$(1))
 endef
 $(foreach n,$(CHAPTERS),$(eval $(call tangle_roots,$(n))))
 define tangle_lab
 tangle/ch$(1)-lab.cu: $(call nw_upto,$(1)) tangle/ch$(1).mk book/tools/labtangle book/tools/tangle
-	@book/tools/labtangle $(1) $$@ $(call nw_upto,$(1))
+	@book/tools/labtangle $(1) $$@ $(call nw_upto,$(1)) && touch $$@
 endef
 $(foreach n,$(CHAPTERS),$(if $(ch$(n).lab),$(eval $(call tangle_lab,$(n)))))
 endif
@@ -135,19 +156,13 @@ tangle: $(TANGLED)
 # --- the GPU each chapter is built for -----------------------------------
 # A chapter needs sm_XY (it runs on that GPU and newer: it is built for
 # ARCH, if ARCH is at least XY) or sm_XYa (instructions of that GPU alone:
-# built for exactly it, if ARCH is sm_XY or sm_XYa).  Otherwise it is
-# skipped, by name.
-sm_num = $(patsubst sm_%,%,$(patsubst %a,%,$(1)))
+# built for exactly it, if ARCH is sm_XY or sm_XYa); otherwise it is
+# skipped, by name (BUILDABLE, SKIPPED and chN.target come with the
+# generated variables).
 exact = $(filter %a,$(1))
-arch_ok = $(shell n=$(call sm_num,$(ch$(1).needs)); a=$(call sm_num,$(ARCH)); \
-  if [ -z "$$n" ]; then echo y; \
-  elif [ -n "$(call exact,$(ch$(1).needs))" ]; then [ "$$a" = "$$n" ] && echo y; \
-  else [ "$$a" -ge "$$n" ] && echo y; fi)
-target_of = $(if $(call exact,$(ch$(1).needs)),$(ch$(1).needs),$(ARCH))
+target_of = $(ch$(1).target)
 gencode = -gencode=arch=compute_$(patsubst sm_%,%,$(1)),code=$(1) \
   $(if $(call exact,$(1)),,-gencode=arch=compute_$(patsubst sm_%,%,$(1)),code=compute_$(patsubst sm_%,%,$(1)))
-BUILDABLE := $(foreach n,$(CHAPTERS),$(if $(call arch_ok,$(n)),$(n)))
-SKIPPED := $(filter-out $(BUILDABLE),$(CHAPTERS))
 # The programs that link the harness (and share its command line), and
 # the chapters' microbenchmarks (field micro): standalone programs that
 # measure an instruction's ceiling and link only the CUDA runtime and the
@@ -177,33 +192,62 @@ endef
 define common_rules
 build/$(1).o: tangle/$(1).c $(HEADERS)
 	@mkdir -p build/src
-	src=$$$$($(call source_of,$(1).c,$(2))) && \
+	$$(say) CC $$@
+	$(Q)src=$$$$($(call source_of,$(1).c,$(2))) && \
 	$(CC) $(CFLAGS) -I$(CUDA_INC) -Itangle -c $$$$src -o $$@ 2> build/$(1).log; \
 	  rc=$$$$?; cat build/$(1).log >&2; exit $$$$rc
 endef
 $(foreach n,$(CHAPTERS),$(foreach c,$(ch$(n).common),\
   $(eval $(call common_rules,$(c),$(n)))))
 
-# The compiler's flags for a program, kept in build/P.flags, which changes
-# (and recompiles the program) only when they do: make ARCH=sm_80 after a
-# build for sm_90 rebuilds everything.
+# The compiler's flags for a program, kept in build/P.flags, which is
+# rewritten (and recompiles the program) only when they change: make
+# ARCH=sm_80 after a build for sm_90 rebuilds everything.  The file is
+# written while the Makefile is read, with make's own $(file), so that
+# it needs no rule: make -n and make -q see what a build would do (and,
+# writing nothing, take a file whose flags changed as out of date).
 nvcc_for = $(call gencode,$(call target_of,$(2))) $(NVCCFLAGS) \
   $(ch$(2).flags) -DBOOK_CHAPTER=$(2) -DBOOK_TARGET='"$(call target_of,$(2))"'
+# The same by the front ends alone, for the tests' checks: nvcc
+# -fdevice-syntax-only makes no device code, in a tenth of the time, and
+# gives the front ends' warnings.
+syntax_flags = $(subst -Xptxas -v,,$(call nvcc_for,$(1),$(2))) -fdevice-syntax-only
+flags_differ = $(subst |$(strip $(file < build/$(1).flags))|,,|$(strip $(2))|)
+ifeq ($(DRY_RUN),)
+keep_flags = $(if $(call flags_differ,$(1),$(2)),$(file > build/$(1).flags,$(2)))
+else
+keep_flags = $(if $(call flags_differ,$(1),$(2)),$(eval build/$(1).flags: flags-changed))
+endif
+.PHONY: flags-changed FORCE
+flags-changed: ; @:
+FORCE:
+# Only the chapters the goals need, when every goal names one (make
+# ARCH=sm_80 ch5 leaves the other chapters' flags, and objects, alone):
+# the chapter, the chapters it links and the one before it (a lab
+# compares with its programs).
+goal_of = ch$(1) chapter$(1) lab$(1) build/lab/ch$(1) skip-ch$(1) \
+  $(ch$(1).programs) $(ch$(1).micro)
+GOAL_CHAPTERS := $(foreach n,$(CHAPTERS),$(if $(filter $(call goal_of,$(n)),$(MAKECMDGOALS)),$(n)))
+FLAG_CHAPTERS := $(if $(and $(MAKECMDGOALS),$(GOAL_CHAPTERS),$(if $(filter-out \
+  $(foreach n,$(GOAL_CHAPTERS),$(call goal_of,$(n))),$(MAKECMDGOALS)),,y)),\
+  $(sort $(foreach n,$(filter $(BUILDABLE),$(GOAL_CHAPTERS)),$(n) $(patsubst ch%,%,$(ch$(n).links) \
+    $(firstword $(ch$(n).prev_programs)) $(foreach p,$(firstword $(ch$(n).prev_programs)),\
+    $(ch$(patsubst ch%,%,$(p)).links))))),$(BUILDABLE))
+ifneq ($(wildcard build/.),)
+$(foreach n,$(filter $(FLAG_CHAPTERS),$(BUILDABLE)),$(foreach p,ch$(n) $(ch$(n).micro),\
+  $(call keep_flags,$(p),$(call nvcc_for,$(p),$(n)))))
+endif
 # A harness program and a microbenchmark compile alike; $(3) is what the
 # object depends on besides its source and flags.
 define compile_rules   # $(1) program, $(2) chapter, $(3) headers
-build/$(1).flags: FORCE
-	@mkdir -p build
-	@echo '$(subst ','"'"',$(call nvcc_for,$(1),$(2)))' | cmp -s - $$@ \
-	  || echo '$(subst ','"'"',$(call nvcc_for,$(1),$(2)))' > $$@
 build/$(1).o: tangle/$(1).cu $(3) build/$(1).flags
 	@mkdir -p build/src
-	src=$$$$($(call source_of,$(1).cu,$(2))) && \
+	$$(say) NVCC $$@
+	$(Q)src=$$$$($(call source_of,$(1).cu,$(2))) && \
 	$(NVCC) $(call nvcc_for,$(1),$(2)) -Itangle -c $$$$src \
 	  -o $$@ 2> build/$(1).log; rc=$$$$?; echo $$$$src > build/$(1).src; \
 	  grep -v -e '^ptxas info' -e 'bytes stack frame' build/$(1).log >&2; \
 	  exit $$$$rc
-.PHONY: FORCE
 endef
 $(foreach n,$(BUILDABLE),$(eval $(call compile_rules,ch$(n),$(n),$(HEADERS))))
 $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).micro),\
@@ -219,15 +263,18 @@ main_for = -DPROGRAM=$(1) -DBOOK_CHAPTER=$(2) \
 define program_rules   # $(1) program, $(2) chapter
 build/main-$(1).o: tangle/main.c $(HEADERS) build/ch$(2).flags
 	@mkdir -p build/src
-	src=$$$$($(call source_of,main.c,0,main-$(1).c)) && \
+	$$(say) CC $$@
+	$(Q)src=$$$$($(call source_of,main.c,0,main-$(1).c)) && \
 	$(CC) $(CFLAGS) -I$(CUDA_INC) -Itangle $(call main_for,$(1),$(2)) \
 	  -c $$$$src -o $$@ 2> build/main-$(1).log; \
 	  rc=$$$$?; cat build/main-$(1).log >&2; exit $$$$rc
 $(1): build/main-$(1).o build/ch$(2).o $(call link_objs,$(ch$(2).links)) $(COMMON_OBJS)
-	$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs)
+	$$(say) LINK $$@
+	$(Q)$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs)
 # What the program says about its kernels, without a GPU.
 build/kernels-$(1).tsv: $(1)
-	./$(1) --list > $$@
+	$$(say) LIST $$@
+	$(Q)./$(1) --list > $$@
 endef
 $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).programs),\
   $(eval $(call program_rules,$(p),$(n)))))
@@ -236,7 +283,8 @@ $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).programs),\
 define micro_rules   # $(1) program, $(2) chapter
 $(1): build/$(1).o $(call link_objs,$(ch$(2).micro_links)) \
       $(if $(ch$(2).micro_links),$(COMMON_OBJS))
-	$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs)
+	$$(say) LINK $$@
+	$(Q)$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs)
 endef
 $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).micro),\
   $(eval $(call micro_rules,$(p),$(n)))))
@@ -270,12 +318,25 @@ build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu $(HEADERS) build/ch$(1).flags $(COMMON_OB
 	    $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS) $(ch$(1).libs) \
 	    || { rm -f $$@; exit 1; }; \
 	  echo "$(abspath $(LAB_DIR))/ch$(1).cu" > $$@.src; fi
-lab$(1): build/lab/ch$(1) $(ch$(1).programs) $(ch$(shell expr $(1) - 1).programs)
+lab$(1): build/lab/ch$(1) $(ch$(1).programs) $(ch$(1).prev_programs)
 	@printf '#!/bin/sh\n# Grades lab/ch$(1).cu (make lab$(1) builds it).\nexec "$$$$(dirname "$$$$0")"/book/tools/grade $(1) "$$$$@"\n' > $$@
 	@chmod +x $$@
 .PHONY: lab$(1)
 endef
 $(foreach n,$(LABS),$(eval $(call lab_rules,$(n))))
+# The tests' check of each lab's stub, as book/tools/labstub writes it now
+# (the tests keep it in build/test-lab/): it compiles, by the front ends
+# alone (syntax_flags), without a warning.
+define lab_check_rules   # $(1) chapter
+build/check/lab/ch$(1).ok: build/test-lab/ch$(1).cu $(HEADERS) build/ch$(1).flags
+	@mkdir -p $$(@D); rm -f $$@
+	$$(say) CHECK $$<
+	$(Q)$(NVCC) $(call syntax_flags,ch$(1),$(1)) -Itangle -c $$< -o $$(@:.ok=.o) \
+	  > $$(@:.ok=.log) 2>&1 && [ ! -s $$(@:.ok=.log) ] \
+	  || { sed -i '1i lab$(1): $$<:' $$(@:.ok=.log); exit 1; }
+	$(Q)rm -f $$(@:.ok=.o); touch $$@
+endef
+$(foreach n,$(LABS),$(eval $(call lab_check_rules,$(n))))
 # A chapter without a lab here says why, in one line: it has none (field
 # lab_none, the reason), or ARCH cannot build it.
 define no_lab_rules   # $(1) chapter
@@ -302,35 +363,49 @@ ANSWER_BINS := $(foreach d,$(ANSWER_DIFFS),$(if $(filter \
   $(call answer_chapter,$(basename $(notdir $(d)))),$(BUILDABLE)),\
   build/answers/$(basename $(notdir $(d)))))
 # the file a diff changes (F of its first line, --- tangle/F.cu) and the
-# program it runs changed (its preamble's program:, or the program of F)
-$(foreach l,$(shell book/tools/answer-target --make $(ANSWER_DIFFS) | tr ' ' '~'),\
-  $(eval $(subst ~, ,$(l))))
+# program it runs changed (its preamble's program:, or the program of F):
+# ANSWER_SOURCE_chN-exE and ANSWER_PROGRAM_chN-exE, generated variables
 answer_target = $(ANSWER_PROGRAM_$(1))
 answer_source = $(ANSWER_SOURCE_$(1))
 answer_main = $(ANSWER_MAIN_$(1))
+answer_links = $(if $(filter $(4),$(ch$(2).micro)),\
+  $(call link_objs,$(ch$(2).micro_links)) $(if $(ch$(2).micro_links),$(COMMON_OBJS)),\
+  $(if $(call answer_main,$(1)),,build/main-$(3).o) \
+  $(call link_objs,$(ch$(2).links)) $(COMMON_OBJS))
 define answer_rules   # $(1) chN-exE, $(2) chapter, $(3) program, $(4) file
 build/answers/$(1).cu: answers/$(1).diff tangle/$(4).cu book/tools/apply-diff
 	@mkdir -p $$(@D)
-	book/tools/apply-diff $$< tangle/$(4).cu > $$@.tmp && mv $$@.tmp $$@
+	$$(say) PATCH $$@
+	$(Q)book/tools/apply-diff $$< tangle/$(4).cu > $$@.tmp && mv $$@.tmp $$@
 build/answers/$(1).o: build/answers/$(1).cu $(HEADERS) build/$(4).flags
-	$(NVCC) $(call nvcc_for,$(4),$(2)) -Itangle -c $$< -o $$@ \
+	$$(say) NVCC $$@
+	$(Q)$(NVCC) $(call nvcc_for,$(4),$(2)) -Itangle -c $$< -o $$@ \
 	  2> build/answers/$(1).log; rc=$$$$?; \
 	  grep -v -e '^ptxas info' -e 'bytes stack frame' build/answers/$(1).log >&2; \
 	  exit $$$$rc
 # A changed chapter links as the chapter's program does (with main.c,
 # unless the change gives it a main of its own); a changed
 # microbenchmark as the microbenchmark.
-build/answers/$(1): build/answers/$(1).o \
-    $(if $(filter $(4),$(ch$(2).micro)),\
-      $(call link_objs,$(ch$(2).micro_links)) $(if $(ch$(2).micro_links),$(COMMON_OBJS)),\
-      $(if $(call answer_main,$(1)),,build/main-$(3).o) \
-      $(call link_objs,$(ch$(2).links)) $(COMMON_OBJS))
-	$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs)
+build/answers/$(1): build/answers/$(1).o $(call answer_links,$(1),$(2),$(3),$(4))
+	$$(say) LINK $$@
+	$(Q)$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs)
+# The tests' check of the same change: compiled by the front ends alone
+# (nvcc -fdevice-syntax-only: no device code, a tenth of the time) and
+# linked as above; make answers builds the programs in full.
+build/check/answers/$(1): build/answers/$(1).cu $(HEADERS) build/$(4).flags \
+    $(call answer_links,$(1),$(2),$(3),$(4))
+	@mkdir -p $$(@D); rm -f $$@
+	$$(say) CHECK $$@
+	$(Q)$(NVCC) $(call syntax_flags,$(4),$(2)) -Itangle -c $$< -o $$@.o \
+	  > $$@.log 2>&1 || { cat $$@.log >&2; exit 1; }
+	$(Q)$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$@.o \
+	  $(call answer_links,$(1),$(2),$(3),$(4)) $(ch$(2).libs)
 endef
 $(foreach b,$(notdir $(ANSWER_BINS)),\
   $(eval $(call answer_rules,$(b),$(call answer_chapter,$(b)),$(call answer_target,$(b)),$(call answer_source,$(b)))))
 answers: $(ANSWER_BINS)
-.PHONY: answers
+check-answers: $(ANSWER_BINS:build/answers/%=build/check/answers/%)
+.PHONY: answers check-answers
 
 define skip_rules   # $(1) chapter
 .PHONY: skip-ch$(1) $(ch$(1).programs) $(ch$(1).micro)
@@ -347,24 +422,29 @@ $(foreach n,$(SKIPPED),$(eval $(call skip_rules,$(n))))
 # the program itself.
 define facts_rules   # $(1) program, $(2) chapter
 build/ptxas-$(1).csv: $(1) build/kernels-$(1).tsv book/tools/ptxas
-	book/tools/ptxas build/kernels-$(1).tsv \
+	$$(say) PTXAS $$@
+	$(Q)book/tools/ptxas build/kernels-$(1).tsv \
 	  $(foreach o,ch$(2) $(ch$(2).links),build/$(o).log) > $$@
 build/sass-$(1).txt: $(1) book/tools/sass
-	book/tools/sass $(1) > $$@
+	$$(say) SASS $$@
+	$(Q)book/tools/sass $(1) > $$@
 endef
 $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).programs),\
   $(eval $(call facts_rules,$(p),$(n)))))
 build/sass-%.csv: build/sass-%.txt build/kernels-%.tsv book/tools/sass-count
-	book/tools/sass-count $< build/kernels-$*.tsv > $@
+	$(say) SASS $@
+	$(Q)book/tools/sass-count $< build/kernels-$*.tsv > $@
 
-# The manifests as one table, chapter<TAB>field<TAB>value, for the tools.
-# (book/tools/manifest, the one reader of the manifests, writes it; make
-# adds what only it knows: the ARCH and the chapters it allows.)
-build/manifest.tsv: $(MANIFESTS) Makefile book/tools/manifest
+# The manifests as one table, chapter<TAB>field<TAB>value, for the tools,
+# with what only make knows: the ARCH and the chapters it allows
+# (build/arch.flags holds the ARCH of the last make).
+ifneq ($(wildcard build/.),)
+$(call keep_flags,arch,$(ARCH))
+endif
+build/manifest.tsv: $(MANIFESTS) $(wildcard build/arch.flags) book/tools/bookdata \
+    book/bookdata/manifest.py
 	@mkdir -p build
-	@book/tools/manifest --tsv > $@.tmp
-	@echo "ARCH	$(ARCH)" >> $@.tmp; echo "BUILDABLE	$(BUILDABLE)" >> $@.tmp
-	@mv $@.tmp $@
+	@$(BOOKDATA) manifest --tsv $(ARCH) > $@.tmp && mv $@.tmp $@
 
 PROGRAM_FACTS := $(foreach p,$(HARNESS_BINS),build/ptxas-$(p).csv build/sass-$(p).csv)
 
@@ -391,19 +471,19 @@ profile:
 include book/book.mk
 
 readme: README.md
-# (after the tools are installed: the table's tools use gawk, which a
-# fresh machine gets with noweb)
 README.md: $(wildcard $(RESULTS)/*.csv) $(NW) build/manifest.tsv \
-           book/tools/readme-table book/tools/chapter-title book/tools/csv.awk | $(TOOLS_STAMP)
-	@book/tools/splice-readme '$(RESULTS)' $(NW)
+           book/tools/bookdata book/bookdata/readme.py
+	@$(BOOKDATA) readme '$(RESULTS)' $(NW)
 
 # --- tests ----------------------------------------------------------------
 # tests/run checks the committed tangle/ before it builds anything, then
 # builds (make all) and tests what was built.
 tests/unit: tests/unit.c $(COMMON_OBJS) $(HEADERS)
-	$(CC) $(CFLAGS) -I$(CUDA_INC) -Itangle -c tests/unit.c \
+	$(say) CC $@
+	$(Q)$(CC) $(CFLAGS) -I$(CUDA_INC) -Itangle -c tests/unit.c \
 	  -o build/unit.o
-	$(NVCC) -o $@ build/unit.o $(COMMON_OBJS) -lcublas
+	$(say) LINK $@
+	$(Q)$(NVCC) -o $@ build/unit.o $(COMMON_OBJS) -lcublas
 
 # (+: tests/run runs make, which shares this make's jobs)
 test:
@@ -411,7 +491,33 @@ test:
 
 # What the tests build after checking tangle/.
 test-facts: $(PROGRAM_FACTS) build/manifest.tsv
-test-build: all instructor answers slides tests/unit test-facts
+
+# The other way of compiling each chapter's code gives no warning either:
+# the copy tangled with #line directives (build/src/) where the build
+# compiled tangle/, and tangle/ where it compiled the copy; by the front
+# ends alone (nvcc -fdevice-syntax-only), which give the warnings, in a
+# tenth of a full compile.  A stamp build/check/P.ok per file, remade when its
+# source, headers or flags change; make -k check-compile runs them all.
+CHECKED := $(foreach n,$(BUILDABLE),ch$(n) $(ch$(n).micro))
+define check_rules   # $(1) program, $(2) chapter
+build/check/$(1).ok: tangle/$(1).cu $(HEADERS) build/$(1).flags $(call nw_upto,$(2))
+	@mkdir -p build/check; rm -f $$@
+	$$(say) CHECK $(1).cu
+	$(Q)if [ "$$$$(cat build/$(1).src 2>/dev/null)" = tangle/$(1).cu ]; then \
+	  notangle -L -R$(1).cu $(call nw_upto,$(2)) > build/check/$(1).cu \
+	    || { echo "$(1).cu: notangle -L failed" > build/check/$(1).log; exit 1; }; \
+	  other=build/check/$(1).cu; else other=tangle/$(1).cu; fi; \
+	$(NVCC) $(call syntax_flags,$(1),$(2)) -Itangle -c $$$$other \
+	  -o build/check/$(1).o > build/check/$(1).log 2>&1 \
+	  || { sed -i "1i $$$$other does not compile:" build/check/$(1).log; exit 1; }; \
+	if [ -s build/check/$(1).log ]; then sed -i "1i $$$$other:" build/check/$(1).log; exit 1; fi; \
+	rm -f build/check/$(1).o; echo $$$$other > $$@
+endef
+$(foreach n,$(BUILDABLE),$(foreach p,ch$(n) $(ch$(n).micro),\
+  $(eval $(call check_rules,$(p),$(n)))))
+check-compile: $(CHECKED:%=build/check/%.ok)
+.PHONY: check-compile
+test-build: all instructor slides tests/unit test-facts
 
 clean:
 	rm -rf build $(foreach n,$(CHAPTERS),$(ch$(n).programs) $(ch$(n).micro) lab$(n)) \

@@ -6,9 +6,11 @@
 #   RESULTS      results/<gpu> whose numbers the book shows (may be empty)
 #   TOOLS_STAMP  file that exists once noweb, pandoc and TeX are installed
 #   PROGRAM_FACTS build/ptxas-P.csv, build/sass-P.csv for each program P
+#   BOOKDATA     book/tools/bookdata; Q and say, for its quiet output;
+#   DRY_RUN      not empty under make -n or make -q
 #   rules for those, build/manifest.tsv and tangle/
 # Targets: build/book.pdf build/book.html book (both) book-pdf book-html
-#          build/results.keys readme-table book-clean book-shots
+#          build/results.keys book-clean book-shots
 #          instructor: build/instructor.pdf and build/instructor.html, the
 #          book with the answers to the exercises (answers/chN.tex)
 # Nothing here depends on a compiled binary: a prose edit re-weaves and
@@ -34,13 +36,16 @@ BOOK_FIGS     := $(patsubst figures/%.tex,build/fig/%,$(wildcard figures/fig-*.t
 # The chapters' LaTeX, or with -backend cat noweb's token stream for the
 # HTML book: noweb's noweave pipeline with the book's own filters.
 BOOK_NOWEAVE  := book/tools/weave
+# The weave's filters in Python (book/weave/), behind book/tools/finduses,
+# hilite, nw2pandoc and subst.
+WEAVE_PY      := $(wildcard book/weave/*.py)
 BOOK_PANDOC   := pandoc -f latex -t html5 -s --toc --toc-depth=2 \
   --number-sections --top-level-division=chapter \
   --mathml --self-contained --lua-filter=book/html.lua --css=book/book.css \
   --default-image-extension=svg --resource-path=build/fig \
   --metadata=lang:en
 
-.PHONY: book book-pdf book-html book-clean readme-table book-shots instructor
+.PHONY: book book-pdf book-html book-clean book-shots instructor
 book: build/book.pdf build/book.html
 instructor: build/instructor.pdf build/instructor.html
 book-pdf: build/book.pdf
@@ -48,42 +53,52 @@ book-html: build/book.html
 
 # key<TAB>value file plus build/res/*.tex (tables, chart, \R definitions).
 # The directory itself is a prerequisite so that a removed CSV is noticed.
-build/results.keys: book/tools/results book/tools/more-keys book/tools/roofline \
-    book/tools/sweep-table book/tools/suite-table book/tools/timeline \
-    book/tools/sass-excerpt book/tools/models book/tools/csv.awk book/tools/chart.awk \
+build/results.keys: book/tools/bookdata $(wildcard book/bookdata/*.py) \
     build/manifest.tsv $(wildcard shapes/*.csv) \
     build/res/config $(BOOK_CSV) $(BOOK_FACTS) \
-    $(BOOK_CU) $(if $(strip $(RESULTS)),$(wildcard $(RESULTS))) | $(TOOLS_STAMP)
-	book/tools/results $(BOOK_OUT) '$(RESULTS)' $(CHAPTERS)
+    $(BOOK_CU) $(if $(strip $(RESULTS)),$(wildcard $(RESULTS)))
+	$(say) KEYS $@
+	$(Q)$(BOOKDATA) keys $(BOOK_OUT) '$(RESULTS)' $(CHAPTERS)
 
 # Records RESULTS and CHAPTERS; rewritten (new date) only when they change,
 # so that switching GPUs or adding a chapter regenerates the results.
-build/res/config: book-force
-	@mkdir -p $(@D)
-	@echo '$(RESULTS) | $(CHAPTERS)' | cmp -s - $@ || echo '$(RESULTS) | $(CHAPTERS)' > $@
-.PHONY: book-force
+# (written while make reads this file, as build/P.flags are)
+BOOK_CONFIG := $(RESULTS) | $(CHAPTERS)
+ifneq ($(wildcard build/.),)
+$(shell mkdir -p build/res)
+ifneq ($(subst |$(strip $(file < build/res/config))|,,|$(strip $(BOOK_CONFIG))|),)
+ifeq ($(DRY_RUN),)
+$(file > build/res/config,$(BOOK_CONFIG))
+else
+build/res/config: flags-changed
+endif
+endif
+endif
 
 # One weave of all chapters (noweb's noweave pipeline, with uses found by
 # book/tools/finduses): chunk numbers, cross-references and the indexes
 # span the whole book.
 # The student's book leaves out each chapter's manifest and its formulas
 # (book/tools/weave); the instructor's edition weaves everything.
-build/tex/chapters.tex: $(NW) $(APPENDICES) book/tools/weave book/tools/finduses \
+build/tex/chapters.tex: $(NW) $(APPENDICES) book/tools/weave book/tools/finduses $(WEAVE_PY) \
     book/tools/hilite book/tools/codebreaks book/tools/c-words | $(TOOLS_STAMP)
 	@mkdir -p $(@D)
-	book/tools/weave $(NW) $(APPENDICES) > $@.tmp
-	mv $@.tmp $@
-build/tex/chapters-all.tex: $(NW) $(APPENDICES) book/tools/weave book/tools/finduses \
+	$(say) WEAVE $@
+	$(Q)book/tools/weave $(NW) $(APPENDICES) > $@.tmp
+	$(Q)mv $@.tmp $@
+build/tex/chapters-all.tex: $(NW) $(APPENDICES) book/tools/weave book/tools/finduses $(WEAVE_PY) \
     book/tools/hilite book/tools/codebreaks book/tools/c-words | $(TOOLS_STAMP)
 	@mkdir -p $(@D)
-	WEAVE_ALL=1 book/tools/weave $(NW) $(APPENDICES) > $@.tmp
-	mv $@.tmp $@
+	$(say) WEAVE $@
+	$(Q)WEAVE_ALL=1 book/tools/weave $(NW) $(APPENDICES) > $@.tmp
+	$(Q)mv $@.tmp $@
 
 # A figure: one tikzpicture, typeset alone by figures/wrapper.tex into a
 # cropped PDF page; the SVG for the HTML book is made from that PDF.
 define book-fig
 @mkdir -p $(@D)
-pdflatex -interaction=batchmode -halt-on-error -output-directory $(@D) \
+$(say) TIKZ $@
+$(Q)pdflatex -interaction=batchmode -halt-on-error -output-directory $(@D) \
   -jobname $(basename $(@F)) '\def\figfile{$1}\input{figures/wrapper.tex}' \
   > /dev/null || { tail -n 20 $(basename $@).log; exit 1; }
 endef
@@ -93,27 +108,29 @@ build/fig/progress.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
 	$(call book-fig,build/res/progress-plot.tex)
 build/fig/roofline.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
 	$(call book-fig,build/res/roofline-plot.tex)
-# A chapter's tuning sweep as a chart (book/tools/sweep-table).
+# A chapter's tuning sweep as a chart (book/bookdata/tables.py).
 build/fig/sweep-ch%.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
 	$(call book-fig,build/res/sweep-ch$*-plot.tex)
-# A chapter's shape suite as a chart (book/tools/suite-table).
+# A chapter's shape suite as a chart (book/bookdata/tables.py).
 build/fig/suite-ch%.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
 	$(call book-fig,build/res/suite-ch$*-plot.tex)
-# A chapter's trace of timed steps (book/tools/timeline).
+# A chapter's trace of timed steps (book/bookdata/tables.py).
 build/fig/timeline-ch%.pdf: build/results.keys figures/wrapper.tex | $(TOOLS_STAMP)
 	$(call book-fig,build/res/timeline-ch$*-plot.tex)
 # The SVG asks for 1.55 times the PDF's size, so that the smallest labels
 # (5 pt) show at 10 px in the HTML book (book/tools/svgscale).
 build/fig/%.svg: build/fig/%.pdf book/tools/svgscale | $(TOOLS_STAMP)
-	pdftocairo -svg $< $@.tmp
-	book/tools/svgscale 1.55 < $@.tmp > $@ && rm -f $@.tmp
+	$(say) SVG $@
+	$(Q)pdftocairo -svg $< $@.tmp
+	$(Q)book/tools/svgscale 1.55 < $@.tmp > $@ && rm -f $@.tmp
 # An HTML-only build must not delete the PDFs it made on the way.
 .SECONDARY: $(BOOK_FIGS:=.pdf) $(BOOK_FIGS:=.svg)
 
 build/book.pdf: book/book.tex book/meta.tex book/preface.tex book/results.sty \
     book/refs.bib book/tools/pdfbook build/tex/chapters.tex build/results.keys \
     $(BOOK_FIGS:=.pdf) | $(TOOLS_STAMP)
-	book/tools/pdfbook $(BOOK_OUT)
+	$(say) LATEX $@
+	$(Q)book/tools/pdfbook $(BOOK_OUT)
 
 # The instructor's edition: the answers of the chapters that have them,
 # in the chapters' order, after the last chapter.
@@ -124,12 +141,14 @@ ANSWERS := $(wildcard $(CHAPTERS:%=answers/ch%.tex))
 ANSWER_TEX := $(ANSWERS:answers/%=build/tex/answers/%)
 build/tex/answers/%.tex: answers/%.tex book/tools/answer-diffs $(ANSWER_DIFFS)
 	@mkdir -p $(@D)
-	book/tools/answer-diffs < $< > $@.tmp
-	mv $@.tmp $@
+	$(say) ANSWER $@
+	$(Q)book/tools/answer-diffs < $< > $@.tmp
+	$(Q)mv $@.tmp $@
 build/tex/answers.tex: $(ANSWER_TEX) book/book.mk book/tools/lab-samples \
     $(wildcard $(RESULTS)/lab*-*.txt)
 	@mkdir -p $(@D)
-	{ printf '\\chapter{Answers to the exercises}\\label{app:answers}\n\n'; \
+	$(say) ANSWERS $@
+	$(Q){ printf '\\chapter{Answers to the exercises}\\label{app:answers}\n\n'; \
 	  printf 'The marks say how much work an exercise is; a time is for a lab of\n'; \
 	  printf 'the chapter done in class, by a student who has read the chapter.\n'; \
 	  printf 'Where an answer is a change to the chapter'"'"'s program, it is shown\n'; \
@@ -141,50 +160,56 @@ build/tex/answers.tex: $(ANSWER_TEX) book/book.mk book/tools/lab-samples \
 	  printf '\\texttt{answers/chN-exE.run} and the preambles of the diffs say.\n\n'; \
 	  for f in $(ANSWER_TEX); do printf '\\input{%s}\n' "$$PWD/$${f%.tex}"; done; \
 	  book/tools/lab-samples '$(RESULTS)'; } > $@.tmp
-	mv $@.tmp $@
+	$(Q)mv $@.tmp $@
 
 build/instructor.pdf: book/instructor.tex build/book.pdf build/tex/answers.tex $(ANSWER_TEX) \
     build/tex/chapters-all.tex \
     | $(TOOLS_STAMP)
-	book/tools/pdfbook $(BOOK_OUT) instructor
+	$(say) LATEX $@
+	$(Q)book/tools/pdfbook $(BOOK_OUT) instructor
 
 build/html-instructor/instructor.tex: build/html-instructor/book.tex build/tex/answers.tex \
-    $(ANSWER_TEX) book/tools/subst
-	{ sed '/^\\end{document}/,$$d' build/html-instructor/book.tex; \
+    $(ANSWER_TEX) book/tools/subst $(WEAVE_PY)
+	$(say) ANSWERS $@
+	$(Q){ sed '/^\\end{document}/,$$d' build/html-instructor/book.tex; \
 	  sed 's/\\input{.*}//' build/tex/answers.tex; \
 	  for f in $(ANSWER_TEX); do book/tools/subst $(BOOK_OUT) < $$f; done; \
 	  printf '\\end{document}\n'; } > $@.tmp
-	mv $@.tmp $@
+	$(Q)mv $@.tmp $@
 
 build/instructor.html: build/html-instructor/instructor.tex build/book.html
-	$(BOOK_PANDOC) build/html-instructor/instructor.tex -o $@.tmp
-	mv $@.tmp $@
+	$(say) PANDOC $@
+	$(Q)$(BOOK_PANDOC) build/html-instructor/instructor.tex -o $@.tmp
+	$(Q)mv $@.tmp $@
 
 # The same noweave run as the PDF's, up to its back end: the chunks, the
 # identifiers and their cross-references are those of the PDF.
 # It also has bibtex write build/html/book.bbl and lists the \index terms
 # in build/html/index.tsv, for book/html.lua.
 build/html/book.tex: $(NW) $(APPENDICES) book/meta.tex book/preface.tex build/results.keys \
-    book/refs.bib book/tools/htmlsrc book/tools/nw2pandoc book/tools/subst \
+    book/refs.bib book/tools/htmlsrc book/tools/nw2pandoc book/tools/subst $(WEAVE_PY) \
     book/tools/hilite book/tools/c-words book/tools/weave book/tools/finduses \
     book/tools/codebreaks book/tools/leave-out-build | $(TOOLS_STAMP)
 	@mkdir -p $(@D)
-	NOWEAVE='$(BOOK_NOWEAVE)' book/tools/htmlsrc $(BOOK_OUT) $(NW) $(APPENDICES) > $@.tmp
-	mv $@.tmp $@
+	$(say) HTML $@
+	$(Q)NOWEAVE='$(BOOK_NOWEAVE)' book/tools/htmlsrc $(BOOK_OUT) $(NW) $(APPENDICES) > $@.tmp
+	$(Q)mv $@.tmp $@
 # The instructor's edition's: everything woven, in build/html-instructor.
 build/html-instructor/book.tex: $(NW) $(APPENDICES) book/meta.tex book/preface.tex \
-    build/results.keys book/refs.bib book/tools/htmlsrc book/tools/nw2pandoc \
+    build/results.keys book/refs.bib book/tools/htmlsrc book/tools/nw2pandoc $(WEAVE_PY) \
     book/tools/subst book/tools/hilite book/tools/c-words book/tools/weave \
     book/tools/finduses book/tools/codebreaks | $(TOOLS_STAMP)
 	@mkdir -p $(@D)
-	WEAVE_ALL=1 HTML_SUB=html-instructor NOWEAVE='$(BOOK_NOWEAVE)' \
+	$(say) HTML $@
+	$(Q)WEAVE_ALL=1 HTML_SUB=html-instructor NOWEAVE='$(BOOK_NOWEAVE)' \
 	  book/tools/htmlsrc $(BOOK_OUT) $(NW) $(APPENDICES) > $@.tmp
-	mv $@.tmp $@
+	$(Q)mv $@.tmp $@
 
 build/book.html: build/html/book.tex book/html.lua book/book.css book/meta.tex \
     book/tools/c-words $(BOOK_FIGS:=.svg) | $(TOOLS_STAMP)
-	$(BOOK_PANDOC) build/html/book.tex -o $@.tmp
-	mv $@.tmp $@
+	$(say) PANDOC $@
+	$(Q)$(BOOK_PANDOC) build/html/book.tex -o $@.tmp
+	$(Q)mv $@.tmp $@
 
 # Screenshots of the HTML book in headless Chromium, to look at (not part
 # of the build): a chapter opening, a section of code, a figure, the back
@@ -192,9 +217,6 @@ build/book.html: build/html/book.tex book/html.lua book/book.css book/meta.tex \
 book-shots: build/book.html
 	book/tools/shots $(BOOK_OUT) ch:3 sec:timing ch:4 back
 
-# Markdown results table for README.md (the top Makefile splices it in).
-readme-table: | $(TOOLS_STAMP)
-	@book/tools/readme-table '$(RESULTS)' $(NW)
 
 book-clean:
 	rm -rf build/tex build/res build/fig build/html build/html-instructor build/results.keys \
@@ -206,11 +228,13 @@ book-clean:
 SLIDES := $(CHAPTERS:%=build/slides/ch%.pdf)
 .PHONY: slides
 slides: $(SLIDES)
-build/slides/ch%.md: book/tools/slides book/tools/chapter-title build/results.keys build/manifest.tsv $(NW) \
+build/slides/ch%.md: book/tools/slides book/tools/bookdata build/results.keys build/manifest.tsv $(NW) \
     $(APPENDICES) | $(TOOLS_STAMP)
 	@mkdir -p $(@D)
-	book/tools/slides $(BOOK_OUT) $* > $@.tmp && mv $@.tmp $@
+	$(say) SLIDES $@
+	$(Q)book/tools/slides $(BOOK_OUT) $* > $@.tmp && mv $@.tmp $@
 build/slides/ch%.pdf: build/slides/ch%.md book/slides-header.tex $(BOOK_FIGS:=.pdf) | $(TOOLS_STAMP)
-	TEXINPUTS=$(CURDIR)/build/fig: pandoc $< -t beamer --pdf-engine=pdflatex \
+	$(say) SLIDES $@
+	$(Q)TEXINPUTS=$(CURDIR)/build/fig: pandoc $< -t beamer --pdf-engine=pdflatex \
 	  -H book/slides-header.tex -V aspectratio=169 -V fontsize=10pt -o $@
 .SECONDARY: $(SLIDES:.pdf=.md)

@@ -92,7 +92,7 @@ model_for() {
     cp build/manifest.tsv "$d/"
     printf 'gpu.sms\t%s\nceil.sms\t%s\nceil.smem_per_block_optin\t%s\n' "$sms" "$sms" "$smem" > "$d/results.raw"
     : > "$d/results.keys"
-    book/tools/models "$d" 2> /dev/null
+    book/tools/bookdata stage models "$d" 2> /dev/null
 }
 model_value() { awk -F'\t' -v k="$1" '$1 == k { printf "%d", $2 + 0.5 }' "$tmp/model/results.raw"; }
 
@@ -248,7 +248,7 @@ gpu_micro_tests() {
                 skip "$p: this GPU cannot run it: $(head -1 "$tmp/err")"; continue
             elif [ $rc = 0 ] && [ -s "$tmp/out" ]; then ok "$p runs and prints its table"
             else fail "$p runs and prints its table" "exit $rc: $(head -3 "$tmp/err")"; fi
-            hash=$(book/tools/codehash "$n")
+            hash=$(book/tools/bookdata codehash "$n")
             BOOK_COMMIT=gputest BOOK_CODE_HASH=$hash ./$p --csv > "$tmp/out" 2> "$tmp/err"
             rc=$?
             bad=$(book/tools/csvq -v n="$n" -v hash="$hash" '
@@ -290,7 +290,7 @@ gpu_sanitize() {
     # the awkward shapes do not reach
     local extra="" n=${p#ch}
     n=${n%%[!0-9]*}
-    [ -n "$(book/tools/manifest "$n" suite 2> /dev/null)" ] && extra=$SANITIZER_THIN
+    [ -n "$(book/tools/bookdata manifest "$n" suite 2> /dev/null)" ] && extra=$SANITIZER_THIN
     for t in $SANITIZERS; do
         out=""
         for s in $SANITIZER_SHAPES $SANITIZER_ALIGNED:0 $extra; do

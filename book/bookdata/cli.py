@@ -1,0 +1,273 @@
+"""The command line of book/tools/bookdata.  Bad usage or a missing
+input: one line on stderr, exit 2."""
+import os
+import sys
+
+from . import answers, code, manifest, makevars, readme
+
+ROOT = manifest.ROOT
+USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
+
+  bookdata manifest N FIELD        a field of chapter N's manifest
+  bookdata manifest --tsv          every field: N<TAB>FIELD<TAB>VALUE
+  bookdata manifest chapters       the chapters, in order
+  bookdata manifest buildable      the chapters this build compiles
+  bookdata manifest check          validate every manifest
+  bookdata keys OUT RESULTS N...   the result keys, tables and charts
+  bookdata stage models DIR | derived RESULTS DIR N...   one stage, alone
+  bookdata readme [--check] RESULTS NW...   README.md's results table
+  bookdata title NW                a chapter's title, as plain text
+  bookdata codehash N [answers] | --all
+  bookdata budget                  each chapter's tangled lines, its budget
+  bookdata fmt VALUE [HOW]         a value as the book prints it
+  bookdata fresh-results           the results folder the book shows
+  bookdata gpu-dir N...            results/<this machine's GPU>
+  bookdata nw-upto N | --all       the noweb files chapter N tangles
+  bookdata answers preamble FILE... | files N|--all | target [--source] FILE
+  bookdata make-vars ARCH          the Makefile's generated variables
+Exit status: 0 done, 1 a check failed, 2 bad usage or a missing input,
+3 no GPU to run on (gpu-dir).
+'''
+
+
+class Usage(Exception):
+    pass
+
+
+def _need(args, n, what):
+    if len(args) < n:
+        raise Usage('want ' + what)
+
+
+def cmd_manifest(args):
+    _need(args, 1, 'manifest N FIELD | --tsv | chapters | buildable | check')
+    a = args[0]
+    if a == 'chapters':
+        print(' '.join(str(n) for n in manifest.chapters()))
+    elif a == 'buildable':
+        f = os.path.join(ROOT, 'build', 'manifest.tsv')
+        if not os.path.exists(f):
+            raise Usage('build/manifest.tsv is missing; run make')
+        print(manifest.read_tsv(f).get(('', 'BUILDABLE'), ''))
+    elif a == '--tsv':
+        arch = args[1] if len(args) > 1 else None
+        if arch:
+            sys.stdout.write(makevars.manifest_tsv(arch))
+        else:
+            for r in manifest.tsv_rows():
+                print('\t'.join(r))
+    elif a == '--file':
+        _need(args, 3, 'manifest --file FILE FIELD')
+        m = manifest.Manifest(0, manifest.parse(args[1]), args[1])
+        print(m[args[2]])
+    elif a == 'check':
+        errs = [e for m in manifest.load_all() for e in m.errors()]
+        for e in errs:
+            print(e, file=sys.stderr)
+        return 1 if errs else 0
+    else:
+        _need(args, 2, 'manifest N FIELD')
+        if not a.isdigit():
+            raise Usage('manifest: not a chapter: ' + a)
+        try:
+            print(manifest.load(int(a))[args[1]])
+        except manifest.ManifestError as e:
+            raise Usage('manifest: %s' % e)
+    return 0
+
+
+def cmd_codehash(args):
+    _need(args, 1, 'codehash N [answers] | --all')
+    if args[0] == '--all':
+        for n in manifest.chapters():
+            print(n, code.hash(n), code.hash(n, True) or '-')
+        return 0
+    if not args[0].isdigit() or not os.path.exists(
+            os.path.join(ROOT, 'tangle', 'ch%s.mk' % args[0])):
+        raise Usage('codehash: chapter %s has no manifest' % args[0])
+    h = code.hash(int(args[0]), len(args) > 1 and args[1] == 'answers')
+    print(h or '')
+    return 0
+
+
+def cmd_answers(args):
+    _need(args, 1, 'answers preamble FILE... | files N|--all | target '
+          '[--source] FILE')
+    what, rest = args[0], args[1:]
+    if what == 'preamble':
+        for a in answers.load(rest, os.getcwd()):
+            for line in a.lines():
+                print(a.name + '\t' + line)
+    elif what == 'files':
+        _need(rest, 1, 'answers files N | --all')
+        for n, f in answers.files():
+            if rest[0] == '--all':
+                print(n, f)
+            elif n == rest[0]:
+                print(f)
+    elif what == 'target':
+        src = rest and rest[0] == '--source'
+        rest = rest[1:] if src else rest
+        _need(rest, 1, 'answers target [--source] FILE')
+        a = answers.load(rest[:1], os.getcwd())[0]
+        print(a.source if src else a.program)
+    else:
+        raise Usage('answers: no such command: ' + what)
+    return 0
+
+
+def cmd_readme(args):
+    check = bool(args) and args[0] == '--check'
+    args = args[1:] if check else args
+    _need(args, 1, 'readme [--check] RESULTS NW...')
+    tab = readme.table(args[0], args[1:])
+    path = os.path.join(ROOT, 'README.md')
+    with open(path, encoding='utf-8') as f:
+        old = f.read()
+    new = readme.splice(old, tab)
+    if new == old:
+        os.utime(path)      # up to date: make sees it so
+        return 0
+    if check:
+        print("README.md's results table is out of date: run make readme",
+              file=sys.stderr)
+        return 1
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(new)
+    print('bookdata: updated README.md', file=sys.stderr)
+    return 0
+
+
+def cmd_keys(args):
+    _need(args, 2, 'keys OUT RESULTS CHAPTER...')
+    from . import pipeline
+    return pipeline.run(args[0], args[1].rstrip('/'), args[2:])
+
+
+def cmd_stage(args):
+    """One stage over a folder's keys, for the tests: models DIR, or
+    derived RESULTS DIR N..."""
+    from . import derived, models
+    from .keys import Keys
+    _need(args, 2, 'stage models DIR | stage derived RESULTS DIR N...')
+    if args[0] == 'models':
+        d = args[1]
+        keys = Keys.load(d)
+        models.models(keys, models.formulas_of_tsv(d + '/manifest.tsv'))
+    elif args[0] == 'derived':
+        _need(args, 3, 'stage derived RESULTS DIR N...')
+        d = args[2]
+        keys = Keys.load(d)
+        derived.derived(keys, args[1], d, args[3:],
+                        manifest.read_tsv(d + '/manifest.tsv'))
+    else:
+        raise Usage('stage: models or derived')
+    keys.write(d)
+    return 0
+
+
+def cmd_budget(args):
+    """Each chapter's tangled lines against its budget; exit 1 if one is
+    over, or one file is over its limit."""
+    bad = 0
+    for n, lines, budget, big in code.budgets():
+        print('ch%d %d of %d lines' % (n, lines, budget))
+        if lines > budget:
+            print('ch%d: %d lines of tangled code, over its budget of %d '
+                  '(its manifest may raise it: budget := N)'
+                  % (n, lines, budget), file=sys.stderr)
+            bad = 1
+        for f in big:
+            print('%s: over %d lines' % (f, code.FILE_LIMIT), file=sys.stderr)
+            bad = 1
+    return bad
+
+
+def cmd_fmt(args):
+    """A value as the book prints it (bookdata.awk.fmt)."""
+    from .awk import fmt
+    _need(args, 1, 'fmt VALUE [HOW]')
+    print(fmt(args[0], args[1] if len(args) > 1 else ''))
+    return 0
+
+
+def cmd_gpu_dir(args):
+    _need(args, 1, 'gpu-dir N...')
+    d = code.gpu_dir(args)
+    if d is None:
+        print('bookdata: gpu-dir: no program of chapters %s runs here'
+              % ' '.join(args), file=sys.stderr)
+        return 3
+    print(d)
+    return 0
+
+
+def cmd_title(args):
+    _need(args, 1, 'title NW')
+    print(readme.chapter_title(args[0]))
+    return 0
+
+
+def cmd_nw_upto(args):
+    _need(args, 1, 'nw-upto N | --all')
+    if args[0] != '--all' and not args[0].isdigit():
+        raise Usage('nw-upto: not a chapter: ' + args[0])
+    if args[0] == '--all':
+        for n in manifest.chapters():
+            print(n, ' '.join(manifest.nw_upto(n)))
+    else:
+        print(' '.join(manifest.nw_upto(args[0])))
+    return 0
+
+
+def cmd_make_vars(args):
+    _need(args, 1, 'make-vars ARCH')
+    try:
+        sys.stdout.write(makevars.make_vars(args[0]))
+    except manifest.ManifestError as e:
+        print(e, file=sys.stderr)
+        return 2
+    return 0
+
+
+COMMANDS = {
+    'manifest': cmd_manifest,
+    'codehash': cmd_codehash,
+    'fresh-results': lambda a: print(code.fresh_results()) or 0,
+    'answers': cmd_answers,
+    'readme': cmd_readme,
+    'title': cmd_title,
+    'keys': cmd_keys,
+    'stage': cmd_stage,
+    'budget': cmd_budget,
+    'fmt': cmd_fmt,
+    'gpu-dir': cmd_gpu_dir,
+    'nw-upto': cmd_nw_upto,
+    'make-vars': cmd_make_vars,
+}
+
+
+def main(argv):
+    try:
+        return _main(argv)
+    except BrokenPipeError:      # a reader that stopped early (| head)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _main(argv):
+    if not argv or argv[0] in ('-h', '--help'):
+        print(USAGE.strip())
+        return 0 if argv else 2
+    cmd = COMMANDS.get(argv[0])
+    try:
+        if cmd is None:
+            raise Usage('no such command: %s (bookdata --help lists them)'
+                        % argv[0])
+        return cmd(argv[1:])
+    except Usage as e:
+        print('bookdata: %s' % e, file=sys.stderr)
+        return 2
+    except FileNotFoundError as e:
+        print('bookdata: %s: %s' % (e.filename, e.strerror), file=sys.stderr)
+        return 2

@@ -1,0 +1,442 @@
+"""The measurements and the compiler's facts as result keys, tables and
+the progress chart: the first stage of bookdata keys.
+
+measured(keys, out, res, chapters, man, hashes) reads res/ceilings.csv,
+res/chN.csv and out/ptxas-P.csv, fills keys (ceil.*, chN.KERNEL.SIZE.*,
+chN.KERNEL.registers ..., gpu.*, chN.stale) and writes
+out/res/table-chN.tex (one booktabs table per chapter),
+out/res/progress-plot.tex and out/res/progress.tex.
+
+Fields stay text, as awk keeps them; where awk compares two fields it
+compares them as numbers when both look like numbers, else as text
+(_eq, awk.gt).  A row whose code_hash is not its chapter's current hash
+is stale: its table marks it with a dagger.
+"""
+import os
+import re
+
+from . import csvio
+from .awk import gt, isnum, looks_numeric, num, numstr, tex
+from .charts import chart_color, chart_colors, chart_mark, chart_open, \
+    chart_ticks, power
+
+_NOT_MEASURED = re.compile(r'^(driver|cuda|date|commit|code_hash|gpu)$')
+_IDENT = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
+_PTXAS_FIELDS = ('registers', 'smem_bytes', 'stack_bytes', 'spill_stores',
+                 'spill_loads')
+GPU_FIELDS = ('name', 'sms', 'clock_mhz', 'driver', 'cuda')
+
+
+def _eq(a, b):
+    """awk's a == b between two fields: as numbers when both look like
+    numbers ("4096" == "4096.0"), else as text."""
+    if looks_numeric(a) and looks_numeric(b):
+        return num(a) == num(b)
+    return numstr(a) == numstr(b)
+
+
+def _later(d, cur):
+    """awk's d > cur, cur None while unset (awk's uninitialized value,
+    which compares as 0 with a number and as "" with text)."""
+    if cur is None:
+        cur = 0 if looks_numeric(d) else ''
+    return gt(d, cur)
+
+
+def _size(m, n, k):
+    # keys.size compares as text; awk's size() compares fields (_eq)
+    return m if _eq(m, n) and _eq(n, k) else '%sx%sx%s' % (m, n, k)
+
+
+def _sizetex(m, n, k):
+    if _eq(m, n) and _eq(n, k):
+        return '$%s^3$' % m
+    return '$%s\\times%s\\times%s$' % (m, n, k)
+
+
+def spread_pct(ms, q1, q3):
+    """Half the interquartile range of the timed runs, in % of their
+    median (the tables' column +-)."""
+    return 50 * (num(q3) - num(q1)) / num(ms)
+
+
+class _State:
+    """What the awk program keeps between rows."""
+
+    def __init__(self, chapters, man, hashes):
+        self.chapters, self.man = chapters, man
+        self.hashes = {str(c): h for c, h in hashes.items() if h}
+        self.gpu = {}
+        self.lastdate = None
+        self.rows = {}        # ch -> [id], ids (ch, kern, m, n, k) in order
+        self.cell = {}        # id -> {'spread', 'prec', 'noise', ...}
+        self.mixed, self.stale, self.seen = set(), set(), {}
+        self.chdate, self.library = {}, set()
+
+
+def _files(out, res, chapters, man):
+    """The input files, in the order the shell passed them to gawk."""
+    files = []
+    if res and os.path.isfile(res + '/ceilings.csv'):
+        files.append(res + '/ceilings.csv')
+    for n in chapters:
+        if res and os.path.isfile('%s/ch%s.csv' % (res, n)):
+            files.append('%s/ch%s.csv' % (res, n))
+    for n in chapters:
+        for p in man.get((n, 'programs'), '').split():
+            if os.path.isfile('%s/ptxas-%s.csv' % (out, p)):
+                files.append('%s/ptxas-%s.csv' % (out, p))
+    return files
+
+
+def _set_gpu(st, r):
+    for f in GPU_FIELDS:
+        st.gpu[f] = r[f if f != 'name' else 'gpu']
+
+
+def _ceilings(st, keys, t, r):
+    """ceil.NAME for every number of res/ceilings.csv, and the ridge."""
+    # awk walks the columns with for (c in CSV_COL), in no fixed order;
+    # this walks them in the file's order
+    for name in dict.fromkeys(t.columns):
+        v = r[name]
+        if not _NOT_MEASURED.match(name) and isnum(v):
+            keys.put('ceil.' + name, v,
+                     'int' if re.match(r'^[0-9]+$', v) else 'sig3')
+    _set_gpu(st, r)
+    if gt(r['copy_tbs'], 0):
+        keys.put('ceil.ridge', num(r['peak_fp32_tflops']) / num(r['copy_tbs']))
+
+
+def _ptxas(keys, path, r):
+    """chN.KERNEL.registers and the like, from out/ptxas-P.csv."""
+    ch = re.sub(r'.*ptxas-ch', '', path, count=1)
+    ch = re.sub(r'[^0-9].*$', '', ch, count=1, flags=re.S)
+    who = r['kernel']
+    if who == '':
+        who = r['function']
+        if not _IDENT.match(who):
+            return
+    for f in _PTXAS_FIELDS:
+        keys.put('ch%s.%s.%s' % (ch, who, f), r[f], 'int')
+
+
+def _cublas_spread(r):
+    if r['cublas_ms_q3'] != '' and gt(r['cublas_ms'], 0):
+        return spread_pct(r['cublas_ms'], r['cublas_ms_q1'], r['cublas_ms_q3'])
+    return None
+
+
+def _row_keys(keys, p, r):
+    """chN.KERNEL.SIZE.*: the row's numbers, raw and formatted."""
+    keys.put(p + 'ms', r['ms'])
+    keys.put(p + 'tflops', r['tflops'])
+    keys.put(p + 'cublas_ms', r['cublas_ms'])
+    keys.put(p + 'cublas_tflops', r['cublas_tflops'])
+    keys.put(p + 'pct_cublas', r['pct_cublas'], 'pct')
+    if r['pct_peak'] != '':
+        keys.put(p + 'pct_peak', r['pct_peak'], 'pct')
+    keys.put(p + 'error', r['error'], 'err')
+    if r['max_error'] != '':
+        keys.put(p + 'max_error', r['max_error'], 'err')
+    if gt(r['setup_ms'], 0):
+        keys.put(p + 'setup_ms', r['setup_ms'])
+
+
+def _noise(r, c, prec, m, n, k):
+    """Faster than cuBLAS in the same precision by less than the times
+    vary: below 2048^3 always (cuBLAS's own time varies more), above by
+    less than the two spreads of this run."""
+    base = r['baseline']
+    same = base == 'cublas_' + prec or (base == 'cublas' and prec == 'fp32')
+    if not (num(r['pct_cublas']) > 100 and same):
+        return False
+    if num(m) * num(n) * num(k) < power(2048, 3):
+        return True
+    # awk's cell[id, "spread"] here creates the cell when the row has no
+    # quartiles: the table then prints 0.0 for it, not ---
+    c.setdefault('spread', 0)
+    cs = _cublas_spread(r)
+    return num(r['pct_cublas']) - 100 < c['spread'] + (0 if cs is None else cs)
+
+
+def _row(st, keys, r):
+    """A results/<gpu>/chN.csv row; a later row for the same kernel and
+    size wins."""
+    ch, kern, m, n, k = r['chapter'], r['kernel'], r['m'], r['n'], r['k']
+    rid = (ch, kern, m, n, k)
+    if rid not in st.cell:
+        st.rows.setdefault(ch, []).append(rid)
+        st.cell[rid] = {}
+    c = st.cell[rid]
+    p = 'ch%s.%s.%s.' % (ch, kern, _size(m, n, k))
+    _row_keys(keys, p, r)
+    if r['ms_q3'] != '' and gt(r['ms'], 0):
+        c['spread'] = spread_pct(r['ms'], r['ms_q1'], r['ms_q3'])
+        keys.put(p + 'spread_pct', c['spread'], '%.1f')
+    cs = _cublas_spread(r)
+    if cs is not None:
+        keys.put(p + 'cublas_spread_pct', cs, '%.1f')
+    prec = r['precision'] or 'fp32'
+    c['prec'] = prec
+    if prec != 'fp32':
+        st.mixed.add(ch)
+    c['noise'] = _noise(r, c, prec, m, n, k)
+    c['tflops'], c['check'] = r['tflops'], r['check']
+    # a hash that looks like a number compares as one, as in awk
+    c['stale'] = ch in st.hashes and not _eq(r['code_hash'], st.hashes[ch])
+    if c['stale']:
+        st.stale.add(ch)
+    if _later(r['date'], st.chdate.get(ch)):
+        st.chdate[ch] = r['date']
+    if 'name' not in st.gpu:
+        _set_gpu(st, r)
+    if _eq(kern, r['baseline']):
+        st.library.add((ch, kern))      # cuBLAS itself
+    st.seen[ch] = 1
+
+
+def _read(st, keys, files):
+    # awk's fields of a line with a double quote (Nsight Compute's style)
+    # are text even where they look numeric; csvio does not say which
+    # lines had one, so they compare as numbers here.  No chN.csv or
+    # ceilings.csv has quotes, and only the ptxas files' names do, whose
+    # fields this stage formats but never compares.
+    for path in files:
+        t = csvio.read(path)
+        for r in t.rows:
+            if _later(r['date'], st.lastdate):
+                st.lastdate = r['date']
+            if re.search(r'ceilings\.csv$', path):
+                _ceilings(st, keys, t, r)
+            elif re.search(r'ptxas-[^/]*\.csv$', path):
+                _ptxas(keys, path, r)
+            else:
+                _row(st, keys, r)
+
+
+# ---- the tables ----------------------------------------------------------
+
+_PLACEHOLDER = (
+    '\\begin{table}[htbp]\n\\centering\n'
+    '\\caption{Chapter %s: no measurements yet; run \\texttt{make bench}.}'
+    '\\label{tab:ch%s}\n'
+    '\\begin{tabular}{c}\n\\toprule\n\\textbf{??} \\\\\n\\bottomrule\n'
+    '\\end{tabular}\n\\end{table}\n')
+_SPREAD_NOTE = (' $\\pm$: half the interquartile range of the timed runs, '
+                'in \\% of the median time.')
+_NOISE_NOTE = (
+    ' $^\\ddagger$\\,Faster than cuBLAS by less than the times vary: below '
+    '$2048^3$ the time of cuBLAS itself varies more than that from run to '
+    'run (chapter~0), above by less than the spread of the two; the '
+    'comparison says little about either.')
+_STALE_NOTE = (' $^\\dagger$\\,Measured on older code; re-run '
+               '\\texttt{make bench}.')
+_END = '\\bottomrule\n\\end{tabular}\n\\end{table}\n'
+
+
+def _head(pc, kl, nonsq, spreads):
+    size = ('\\scriptsize' if pc and kl > 10 and nonsq else
+            '\\footnotesize' if pc else '\\small')
+    sep = '1.5pt' if pc and kl > 12 else '1.8pt' if pc and kl > 10 else '3.5pt'
+    return (size + '\\setlength\\tabcolsep{' + sep + '}\n\\begin{tabular}{l'
+            + ('l' if pc else '') + 'lrr' + ('r' if spreads else '')
+            + 'rrrl}\n\\toprule\nkernel & ' + ('precision & ' if pc else '')
+            + '$M\\times N\\times K$ & ms & '
+            + ('\\tabhead{}{$\\pm$\\%} & ' if spreads else '')
+            + 'TFLOP/s & \\tabhead{cuBLAS}{TFLOP/s} & '
+            '\\tabhead{\\% of}{cuBLAS} & error & verified \\\\\n\\midrule\n')
+
+
+def _kernels(ids):
+    """The kernels in the order they first appear, and their row counts."""
+    kord, krows = [], {}
+    for rid in ids:
+        if rid[1] not in krows:
+            kord.append(rid[1])
+        krows[rid[1]] = krows.get(rid[1], 0) + 1
+    return kord, krows
+
+
+def _cut(ids, kord, krows):
+    """More rows than a page holds: the kernel (1-based) that starts a
+    second table, cut between kernels near the middle; 0 for none."""
+    if len(ids) <= 60:
+        return 0
+    acc = 0
+    for kk, kern in enumerate(kord, 1):
+        acc += krows[kern]
+        if acc >= len(ids) / 2 and kk < len(kord):
+            return kk + 1
+    return 0
+
+
+def _line(st, keys, rid, pc, spreads):
+    ch, kern, m, n, k = rid
+    c = st.cell[rid]
+    p = 'ch%s.%s.%s.' % (ch, kern, _size(m, n, k))
+    mark = '$^\\dagger$' if c['stale'] else ''
+    ck = '\\textbf{FAIL}' if c['check'] == 'FAIL' else tex(c['check'])
+    sp = '%.1f' % c['spread'] if 'spread' in c else '---'
+    sp = sp + ' & ' if spreads else ''
+    over = '$^\\ddagger$' if c['noise'] else ''
+    return '%s%s & %s%s & %s & %s%s & %s & %s%s & %s & %s \\\\\n' % (
+        tex(kern), mark, c['prec'] + ' & ' if pc else '', _sizetex(m, n, k),
+        keys.get(p + 'ms'), sp, keys.get(p + 'tflops'),
+        keys.get(p + 'cublas_tflops'), keys.get(p + 'pct_cublas'), over,
+        keys.get(p + 'error'), ck)
+
+
+def _caption(st, ch, ids):
+    name, date = tex(st.gpu['name']), st.chdate.get(ch) or ''
+    s = '\\caption{Chapter %s measured on the %s, %s.' % (ch, name, date)
+    if any('spread' in st.cell[i] for i in ids):
+        s += _SPREAD_NOTE
+    if any(st.cell[i]['noise'] for i in ids):
+        s += _NOISE_NOTE
+    if ch in st.stale:
+        s += _STALE_NOTE
+    return s + '}\\label{tab:ch%s}\n' % ch
+
+
+def table(st, keys, ch):
+    """The text of res/table-chN.tex."""
+    if ch not in st.seen:       # keeps \ref{tab:resultsN} working
+        return _PLACEHOLDER % (ch, ch)
+    ids = st.rows[ch]
+    kl = max(len(i[1]) for i in ids)
+    nonsq = any(not (_eq(i[2], i[3]) and _eq(i[3], i[4])) for i in ids)
+    spreads = any('spread' in st.cell[i] for i in ids)
+    head = _head(ch in st.mixed, kl, nonsq, spreads)
+    s = '\\begin{table}[htbp]\n\\centering\n' + _caption(st, ch, ids) + head
+    kord, krows = _kernels(ids)
+    cut = _cut(ids, kord, krows)
+    name, date = tex(st.gpu['name']), st.chdate.get(ch) or ''
+    for kk, kern in enumerate(kord, 1):
+        ruled = False
+        for rid in ids:
+            # awk compares the kernel names as fields (_eq), so kernels
+            # "1" and "1.0" would share their rows
+            if not _eq(rid[1], kern):
+                continue
+            if kk == cut and not ruled:
+                s += (_END + '\\begin{table}[htbp]\\ContinuedFloat\n'
+                      '\\centering\n\\caption{Chapter %s measured on the '
+                      '%s, %s (continued).}\n' % (ch, name, date) + head)
+                ruled = True
+            if kk > 1 and not ruled:
+                s += '\\midrule\n'
+                ruled = True
+            s += _line(st, keys, rid, ch in st.mixed, spreads)
+    return s + _END
+
+
+# ---- the progress chart --------------------------------------------------
+
+def _series(st, ch, kern, xs, yr):
+    """{size text: TFLOP/s text} of the headline kernel's square sizes;
+    adds the sizes to xs and widens yr, [ymin, ymax], row by row."""
+    pt = {}
+    for rid in st.rows.get(ch, []):
+        _, kn, m, n, k = rid
+        tf = st.cell[rid]['tflops']
+        if not _eq(kn, kern) or not (_eq(m, n) and _eq(n, k)) \
+                or not gt(tf, 0):
+            continue
+        pt[m], xs[m] = tf, 1
+        yr[0], yr[1] = min(yr[0], num(tf)), max(yr[1], num(tf))
+    return pt
+
+
+def _ind_num_asc(keys):
+    # gawk's asorti(..., "@ind_num_asc"): by value, ties by the text
+    return sorted(keys, key=lambda s: (num(s), s))
+
+
+def _plots(st):
+    """The \\addplot lines (x as @xSIZE@, replaced later), the sizes and
+    the range of y."""
+    plots, xs, yr = '', {}, [1e30, 0]
+    for ch in st.chapters:
+        kern = st.man.get((ch, 'headline'), '')
+        if ch not in st.seen or kern == '':
+            continue
+        pt = _series(st, ch, kern, xs, yr)
+        if not pt:
+            continue
+        lib = (ch, kern) in st.library
+        line = 'densely dashed' if chart_open(ch) else 'solid'
+        style = 'black, thick, dashed, mark=none' if lib else \
+            'color=%s, %s, %s' % (chart_color(ch), line, chart_mark(ch))
+        plots += '\\addplot[%s] coordinates {' % style
+        plots += ''.join(' (@x%s@,%s)' % (m, pt[m]) for m in _ind_num_asc(pt))
+        plots += '};\n\\addlegendentry{%s}\n' % (
+            'cuBLAS (ch0)' if lib else 'ch%s %s%s' % (
+                ch, tex(kern), '$^\\dagger$' if ch in st.stale else ''))
+    return plots, xs, yr[0], yr[1]
+
+
+def chart(st):
+    """The text of res/progress-plot.tex: one line per chapter (its
+    headline kernel; for chapter 0, cuBLAS) over the square sizes, at
+    even steps along x; y logarithmic."""
+    plots, xs, ymin, ymax = _plots(st)
+    if not plots:
+        return ('\\begin{tikzpicture}\\node[draw, align=center, '
+                'inner sep=1em]{\\textbf{??} No measurements yet:\\\\run '
+                '\\texttt{make bench}.};\\end{tikzpicture}\n')
+    xl = _ind_num_asc(xs)
+    for i, m in enumerate(xl):
+        # awk's gsub takes "@x" SIZE "@" as a regular expression
+        plots = re.sub('@x' + m + '@', str(i), plots)
+    n, ticks = len(xl), chart_ticks(ymin, ymax)
+    return ('\\begin{tikzpicture}\n' + chart_colors()
+            + '\\begin{axis}[width=9.2cm, height=7.5cm,\n'
+            + '  xmin=-0.3, xmax=%s, xtick={0,...,%d}, xticklabels={%s},\n'
+            % (numstr(n - 0.7), n - 1, ','.join(xl))
+            + '  x tick label style={font=\\footnotesize},\n'
+            + '  ymode=log, ymin=%g, ymax=%g, ytick={%s}, yticklabels={%s},\n'
+            % (ymin / 1.3, ymax * 1.3, ticks, ticks)
+            + '  grid=major, major grid style={black!15},\n'
+            '  xlabel={matrix size $n$, $m=n=k$ '
+            '(the sizes measured, evenly spaced)},\n'
+            '  ylabel={TFLOP/s (log scale)},\n'
+            '  legend pos=outer north east, legend cell align=left,\n'
+            '  legend style={font=\\footnotesize, row sep=-1pt}]\n'
+            + plots + '\\end{axis}\n\\end{tikzpicture}\n')
+
+
+def figure(st):
+    """The text of res/progress.tex."""
+    s = ('\\begin{figure}[htbp]\n\\centering\n\\includegraphics{progress}\n'
+         '\\caption{Progress: TFLOP/s of the headline kernel of each chapter '
+         'and of cuBLAS')
+    if 'name' in st.gpu:
+        s += ' on the %s, %s' % (tex(st.gpu['name']), st.lastdate or '')
+    return s + '.}\\label{fig:progress}\n\\end{figure}\n'
+
+
+def _write(path, text):
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(text)
+
+
+def measured(keys, out, res, chapters, man, hashes):
+    """Fill keys from the measurements and write the tables and the
+    progress chart under out/res."""
+    st = _State([str(c) for c in chapters], man, hashes)
+    _read(st, keys, _files(out, res, st.chapters, man))
+    # gawk's for (k in gpu) and for (ch in seen): any order; these keep
+    # the order the values came in
+    for k, v in st.gpu.items():
+        keys.puttext('gpu.' + k, v)
+    if st.lastdate not in (None, ''):
+        keys.puttext('gpu.date', st.lastdate)
+    for ch in st.seen:
+        keys.puttext('ch%s.stale' % ch, 'yes' if ch in st.stale else 'no')
+    os.makedirs(out + '/res', exist_ok=True)
+    for ch in st.chapters:
+        _write('%s/res/table-ch%s.tex' % (out, ch), table(st, keys, ch))
+    _write(out + '/res/progress-plot.tex', chart(st))
+    _write(out + '/res/progress.tex', figure(st))
+    return st

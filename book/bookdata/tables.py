@@ -1,0 +1,640 @@
+"""A chapter's shape suite, tuning sweep and trace of timed steps, as the
+book sets them.
+
+  suite(n, suite_csv, res, out)  chapter n's shape suite: tables
+      (OUTDIR/res/suite-chN.tex, and suite-chN-html.tex for the HTML
+      book), a chart (suite-chN-plot.tex) and the keys chN.suite.*
+  sweep(csv, out_tex, plot_tex)   a tuning sweep as a table and a chart
+  timeline(csv, out_tex)          a trace of timed steps as a picture
+  run_tables(keys, out, res, chapters, man)  all three for the chapters
+      whose manifests ask for them, in the pipeline's order: the
+      suites' keys (suite_keys, before the formulas), then the figures
+
+The awk tools compared a CSV field with a number numerically when the
+field looked like one and as text otherwise; _lt and _eq below keep that.
+"""
+import glob
+import math
+import os
+import sys
+
+from . import csvio
+from .awk import fmt, looks_numeric, num, numstr, tex
+
+
+class TableError(Exception):
+    """A tool that failed (the awk tool's exit status was not 0)."""
+
+
+def _s(v):
+    """A value as awk prints it with %s."""
+    return v if isinstance(v, str) else numstr(v)
+
+
+def _eq(a, b):
+    """awk's a == b between fields: numbers if both look numeric.  None
+    is an unset awk variable, equal to both "" and 0."""
+    if b is None:
+        return a == '' or looks_numeric(a) and num(a) == 0
+    if looks_numeric(a) and looks_numeric(b):
+        return num(a) == num(b)
+    return _s(a) == _s(b)
+
+
+def _lt(a, b):
+    if looks_numeric(a) and looks_numeric(b):
+        return num(a) < num(b)
+    return _s(a) < _s(b)
+
+
+def _ge(a, b):
+    if looks_numeric(a) and looks_numeric(b):
+        return num(a) >= num(b)
+    return _s(a) >= _s(b)
+
+
+def _log(x):
+    """C's log(): -inf at 0, -nan below, where Python raises."""
+    if x > 0 or math.isnan(x):
+        return math.log(x)
+    return -math.inf if x == 0 else -math.nan
+
+
+def _exp(x):
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
+def _div(a, b):
+    if b == 0:
+        raise TableError('division by zero attempted')
+    return a / b
+
+
+def _write(path, text):
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(text)
+
+
+def _cube(m, n, k):
+    return _eq(m, n) and _eq(n, k)
+
+
+# -- the shape suite ------------------------------------------------------
+
+P = ['fp32', 'tf32', '3xtf32', 'bf16']
+PNAME = ['FP32', 'TF32', '3xTF32', 'BF16']
+
+
+def shape(s):
+    """4093x4099x4091 -> $4093\\times4099\\times4091$."""
+    q = (s.split('x') + ['', '', ''])[:3] if s else ['', '', '']
+    return '$%s\\times%s\\times%s$' % tuple(q)
+
+
+def _listed(lst, s, v, bound):
+    """A list of shapes with their percentages; one just under the bound
+    keeps a decimal, so that it does not print as the bound."""
+    f = fmt(v, '%.0f')
+    if num(f) >= bound:
+        f = fmt(v, '%.1f')
+    return (lst + ', ' if lst else '') + shape(s) + ' (' + f + '\\,\\%)'
+
+
+def _listed_x(lst, s, v):
+    f = fmt(v, '%.2f')
+    if num(f) >= 2:
+        f = fmt(v, '%.3f')
+    return (lst + ', ' if lst else '') + shape(s) + ' (' + f + '$\\times$)'
+
+
+def _cell(v):
+    """A table's percentage: bold below 80 %, as the counts; a value just
+    under 80 or 100 keeps a decimal."""
+    if v == '':
+        return '---'
+    r = fmt(v, '%.0f')
+    if num(v) < 100 and num(r) >= 100:
+        r = fmt(v, '%.1f')
+    if num(v) >= 80:
+        return r
+    if num(r) >= 80:
+        r = fmt(v, '%.1f')
+    return '\\textbf{' + r + '}'
+
+
+class _Suite:
+    """What suite-table's awk program gathered from its files."""
+
+    def __init__(self, n):
+        self.n, self.keys = n, []
+        self.order, self.fam = [], {}
+        self.pc, self.tf, self.err = {}, {}, {}
+        self.tp, self.tt, self.tc = {}, {}, {}
+        self.gpu = self.tver = ''
+
+    def key(self, k, v):
+        self.keys.append(('ch%s.suite.%s' % (self.n, k), _s(v)))
+
+    def shapes(self, table):
+        for r in table:
+            s = r['m'] + 'x' + r['n'] + 'x' + r['k']
+            self.order.append(s)
+            self.fam[s] = r['family']
+
+    def measured(self, table):
+        for r in table:
+            s = r['m'] + 'x' + r['n'] + 'x' + r['k']
+            if r['precision'] != '' and r['kernel'] == '':    # Triton's
+                p = r['precision']
+                self.tp[p, s], self.tt[p, s] = r['pct_torch'], r['tflops']
+                self.tc[p, s], self.tver = r['torch_tflops'], r['triton']
+            else:
+                self.row(r, s)
+
+    def row(self, r, s):
+        """A dispatcher's row: its percentage, rate, time, error, spread
+        and the bandwidth it would need to read A and B and write C once."""
+        k = r['kernel']
+        self.pc[k, s], self.tf[k, s] = r['pct_cublas'], r['tflops']
+        self.err[k, s], self.gpu = r['error'], r['gpu']
+        self.key(k + '.' + s + '.pct', fmt(r['pct_cublas'], '%.0f'))
+        self.key(k + '.' + s + '.tflops', fmt(r['tflops'], 'sig3'))
+        self.key(k + '.' + s + '.ms', fmt(r['ms'], 'sig3'))
+        self.key(k + '.' + s + '.cublas_ms', fmt(r['cublas_ms'], 'sig3'))
+        self.key(k + '.' + s + '.error', fmt(r['error'], 'err'))
+        spread = _div(50 * (num(r['ms_q3']) - num(r['ms_q1'])), num(r['ms']))
+        self.key(k + '.' + s + '.spread_pct', fmt(spread, '%.1f'))
+        es = 2 if r['precision'] == 'bf16' else 4
+        m, n, kk = num(r['m']), num(r['n']), num(r['k'])
+        byte = (m * kk + kk * n) * es + m * n * 4
+        self.key(k + '.' + s + '.gbs',
+                 fmt(_div(byte, num(r['ms'])) / 1e6, '%.0f'))
+        self.key(k + '.' + s + '.cublas_gbs',
+                 fmt(_div(byte, num(r['cublas_ms'])) / 1e6, '%.0f'))
+
+    def dispatchers(self):
+        """Per dispatcher: geometric mean, lowest shape, shapes below."""
+        for p in P:
+            for k in (p, p + '-tiles'):
+                lg, c, lo, los, l80, l100 = 0.0, 0, '', '', '', ''
+                below = slow = 0
+                for s in self.order:
+                    if (k, s) not in self.pc:
+                        continue
+                    v = num(self.pc[k, s])
+                    c += 1
+                    lg += _log(v)
+                    if lo == '' or v < lo:
+                        lo, los = v, s
+                    if v < 80:
+                        below, l80 = below + 1, _listed(l80, s, v, 80)
+                    if v < 100:
+                        slow, l100 = slow + 1, _listed(l100, s, v, 100)
+                if not c:
+                    continue
+                self.key(k + '.geomean_pct', fmt(_exp(lg / c), '%.0f'))
+                self.key(k + '.min_pct', fmt(lo, '%.0f'))
+                self.key(k + '.min_shape', shape(los))
+                self.key(k + '.below80', below)
+                self.key(k + '.below100', slow)
+                self.key(k + '.below80_list', l80 or 'none')
+                self.key(k + '.below100_list', l100 or 'none')
+                self.key(k + '.measured', c)
+
+    def three(self):
+        """3xTF32 against cuBLAS FP32: at the large shapes, its error."""
+        big, bigs, nbig, below2, l2 = '', '', 0, 0, ''
+        worse, ratio, rs = 0, '', ''
+        for s in self.order:
+            q = (s.split('x') + ['', '', ''])[:3]
+            if ('3xtf32', s) not in self.pc:
+                continue
+            if all(_ge(x, 1024) for x in q):
+                nbig += 1
+                v = num(self.pc['3xtf32', s]) / 100
+                if big == '' or v < big:
+                    big, bigs = v, s
+                if v < 2:
+                    below2, l2 = below2 + 1, _listed_x(l2, s, v)
+            if ('cublas-fp32', s) in self.err:
+                e = _div(num(self.err.get(('3xtf32', s), '')),
+                         num(self.err['cublas-fp32', s]))
+                worse += e > 1
+                if ratio == '' or e > ratio:
+                    ratio, rs = e, s
+        self.key('3xtf32.big_shapes', nbig)
+        self.key('3xtf32.big_min_x', fmt(big, '%.2f'))
+        self.key('3xtf32.big_min_shape', shape(bigs))
+        self.key('3xtf32.big_below2', below2)
+        self.key('3xtf32.big_below2_list', l2 or 'none')
+        self.key('3xtf32.err_worse', worse)
+        self.key('3xtf32.err_ratio_max', fmt(ratio, '%.2f'))
+        self.key('3xtf32.err_ratio_shape', shape(rs))
+
+    def triton(self):
+        """Triton: its percentage of cuBLAS (PyTorch), the book over it."""
+        for p in P:
+            lg = lb = lc = 0.0
+            c = 0
+            for s in self.order:
+                if (p, s) not in self.tp or (p, s) not in self.tf:
+                    continue
+                tf = num(self.tf[p, s])
+                c += 1
+                lg += _log(num(self.tp[p, s]))
+                lb += _log(_div(tf, num(self.tt[p, s])))
+                lc += _log(_div(_div(tf * 100, num(self.pc[p, s])),
+                                num(self.tc[p, s])))
+            if not c:
+                continue
+            self.key('triton.' + p + '.cublas_ratio',
+                     fmt(_exp(lc / c), '%.2f'))
+            self.key('triton.' + p + '.geomean_pct',
+                     fmt(_exp(lg / c), '%.0f'))
+            self.key('triton.' + p + '.book_over_triton',
+                     fmt(_exp(lb / c), '%.2f'))
+            self.key('triton.' + p + '.measured', c)
+        self.key('triton.version', self.tver or '---')
+
+    def rows(self):
+        """The table's rows, grouped by family."""
+        out, last = [], ''
+        for s in self.order:
+            fam = self.fam[s]
+            row = '%s & %s' % (tex(fam) if not _eq(fam, last) else '',
+                               shape(s))
+            last = fam
+            for p in P:
+                # awk's pc[p, s] here made every missing cell an empty
+                # entry, which the chart below then plots, as 0 (gawk
+                # 5.2.1 printed a random denormal, 4.8e-315, there)
+                row += ' & ' + _cell(self.pc.setdefault((p, s), ''))
+            for p in P:
+                t = self.tp[p, s] if (p, s) in self.tp else None
+                row += ' & ' + (_cell(t) if t is not None else '---')
+            out.append(row + ' \\\\\n')
+        return ''.join(out)
+
+    def tables(self, table, html):
+        cap = ("The suite on the %s: each dispatcher's percentage of the "
+               "cuBLAS of its precision measured in the same run (for "
+               "3xTF32, of cuBLAS FP32), and Triton's percentage of the "
+               "cuBLAS that PyTorch calls, measured in Triton's run. Below "
+               "80\\,\\%% in bold." % tex(self.gpu))
+        hd = (' & & \\multicolumn{4}{c}{the book} & \\multicolumn{4}{c}'
+              '{Triton} \\\\\nfamily & $M\\times N\\times K$ & FP32 & TF32 & '
+              '3xTF32 & BF16 & FP32 & TF32 & 3xTF32 & BF16 \\\\\n')
+        rows = self.rows()
+        _write(table, '{\\scriptsize\\setlength\\tabcolsep{3pt}\n'
+               '\\begin{longtable}{llrrrrrrrr}\n'
+               '\\caption{%s}\\label{tab:suite-ch%s}\\\\\n\\toprule\n%s'
+               '\\midrule\n\\endfirsthead\n' % (cap, self.n, hd)
+               + '\\multicolumn{10}{l}{\\small Table~\\thetable, continued}'
+               '\\\\\n\\toprule\n%s\\midrule\n\\endhead\n\\bottomrule\n'
+               '\\endfoot\n' % hd + rows + '\\end{longtable}}\n')
+        _write(html, '\\begin{table}\\centering\n\\caption{%s}\\label'
+               '{tab:suite-ch%s}\n\\begin{tabular}{llrrrrrrrr}\n\\toprule\n'
+               '%s\\midrule\n' % (cap, self.n, hd) + rows
+               + '\\bottomrule\n\\end{tabular}\n\\end{table}\n')
+
+    def chart(self, plot):
+        """Every dispatcher's percentages over the suite, sorted."""
+        ns = len(self.order)
+        o = ['\\begin{tikzpicture}\n\\begin{axis}[width=12cm, height=6.5cm, '
+             'xmin=0, xmax=%d,\n' % (ns + 1),
+             '  ymin=0, ymax=250, xlabel={shapes of the suite, each '
+             'precision sorted by its percentage},\n',
+             '  ylabel={\\% of the same-precision cuBLAS}, ymajorgrids, '
+             'major grid style={black!15},\n',
+             '  ytick={0,50,80,100,150,200,250}, xtick=\\empty,\n',
+             '  legend style={font=\\footnotesize, at={(0.02,0.98)}, '
+             'anchor=north west}]\n']
+        col = ['black!60', 'blue!70!black', 'red!70!black', 'green!50!black']
+        mark = ['*', 'square*', 'triangle*', 'diamond*']
+        for i, p in enumerate(P):
+            vals = sorted(num(self.pc[p, s]) for s in self.order
+                          if (p, s) in self.pc)
+            o.append('\\addplot[color=%s, mark=%s, mark size=1.2pt] '
+                     'coordinates {' % (col[i], mark[i]))
+            o += [' (%d,%s)' % (j, numstr(250 if v > 250 else v))
+                  for j, v in enumerate(vals, 1)]
+            o.append('};\n\\addlegendentry{%s%s}\n' % (
+                PNAME[i], ' (of cuBLAS FP32)' if p == '3xtf32' else ''))
+        o.append('\\draw[black!50, dashed] (axis cs:0,80) -- (axis cs:%d,80);'
+                 '\n' % (ns + 1))
+        o.append('\\draw[black!50] (axis cs:0,100) -- (axis cs:%d,100);\n'
+                 % (ns + 1))
+        o.append('\\end{axis}\n\\end{tikzpicture}\n')
+        _write(plot, ''.join(o))
+
+
+def suite(n, suite_csv, res, out):
+    """Chapter n's shape suite (suite_csv: family,m,n,k,origin) as
+    measured in res/suite-chN.csv and, where it exists, res/triton-chN.csv:
+    writes out/res/suite-chN.tex (a longtable), suite-chN-html.tex (one
+    table, for the HTML book) and suite-chN-plot.tex (the chart), and
+    returns the keys chN.suite.* [(key, value)].  TableError where
+    book/tools/suite-table failed: no res/suite-chN.csv, a division by
+    zero (nothing written then), no suite_csv (files written, no keys).
+    suite_csv is read from the current folder, as the awk tool read it."""
+    measured = os.path.join(res, 'suite-ch%s.csv' % n)
+    if not os.path.isfile(measured):
+        raise TableError('suite-table: %s is missing' % measured)
+    st = _Suite(n)
+    missing = not os.path.isfile(suite_csv)
+    if missing:
+        print("suite-table: cannot open file `%s' for reading" % suite_csv,
+              file=sys.stderr)
+    else:
+        st.shapes(csvio.read(suite_csv))
+    st.measured(csvio.read(measured))
+    tri = os.path.join(res, 'triton-ch%s.csv' % n)
+    if os.path.isfile(tri):
+        st.measured(csvio.read(tri))
+    st.key('shapes', len(st.order))
+    st.dispatchers()
+    st.three()
+    st.triton()
+    os.makedirs(os.path.join(out, 'res'), exist_ok=True)
+    base = os.path.join(out, 'res', 'suite-ch%s' % n)
+    st.tables(base + '.tex', base + '-html.tex')
+    st.chart(base + '-plot.tex')
+    if missing:
+        raise TableError('suite-table: no suite %s' % suite_csv)
+    return st.keys
+
+
+# -- a tuning sweep -------------------------------------------------------
+
+NAMES = {
+    9: 'A name gives the kernel, the block tile '
+       '$B_M\\times B_N\\times B_K$, the warp tile (w), the thread tile (t), '
+       'the stages (s) and the blocks per SM that '
+       '\\texttt{\\_\\_launch\\_bounds\\_\\_} asks for (b).',
+    10: 'A name gives the precision, the block tile $B_M\\times B_N$, the '
+        'warp tile (w), the stages (s), the blocks per SM that '
+        '\\texttt{\\_\\_launch\\_bounds\\_\\_} asks for (b), the rounding of '
+        '$A$ (r: 0 truncates, 1 rounds with \\texttt{cvt.rna}, 2 by the '
+        'addition, 3 in a pass before the product) and whether a pass '
+        'transposes $B$ (t: 1 yes).',
+    12: 'A name gives the precision, the stages of the ring (s) and the '
+        'rows of tiles in a group (g).',
+}
+
+
+def _size_tex(m, n, k):
+    return '$%s^3$' % m if _cube(m, n, k) else \
+        '$%s\\times%s\\times%s$' % (m, n, k)
+
+
+def _sweep_rows(rows):
+    """kernels, sizes (first-seen order), dims, tflops, pct, best, gpu."""
+    ks, ss, dims, t, p, best, gpu = [], [], {}, {}, {}, {}, ''
+    for r in rows:
+        k, s = r['kernel'], r['m'] + 'x' + r['n'] + 'x' + r['k']
+        if k not in ks:
+            ks.append(k)
+        if s not in dims:
+            ss.append(s)
+            dims[s] = (r['m'], r['n'], r['k'])
+        t[k, s], p[k, s] = r['tflops'], r['pct_cublas']
+        if num(r['tflops']) > num(best.get(s, '')):
+            best[s] = r['tflops']
+        gpu = r['gpu']
+    # sizes in increasing order, by awk's exchange sort (not stable:
+    # kept for sizes of equal volume)
+    vol = {s: num(m) * num(n) * num(k) for s, (m, n, k) in dims.items()}
+    for i in range(len(ss)):
+        for j in range(i + 1, len(ss)):
+            if vol[ss[j]] < vol[ss[i]]:
+                ss[i], ss[j] = ss[j], ss[i]
+    return ks, ss, dims, t, p, best, gpu
+
+
+def sweep(csv, out_tex, plot_tex=''):
+    """The rows of a chapter's tuning sweep (results/<gpu>/sweep-chN.csv)
+    as a table set in the text (out_tex: one row per configuration, one
+    column per size, TFLOP/s and the percentage of cuBLAS, the fastest
+    at each size in bold) and, if plot_tex, a bar chart of the
+    percentages at the smallest and the largest cube.  TableError (and
+    nothing written) if the CSV has no rows."""
+    chap = os.path.basename(csv)
+    chap = chap[:-4] if chap.endswith('.csv') else chap
+    chap = chap[8:] if chap.startswith('sweep-ch') else chap
+    ks, ss, dims, t, p, best, gpu = _sweep_rows(csvio.read(csv).rows)
+    if not ks:
+        raise TableError('sweep-table: %s has no rows' % csv)
+    names = next((v for c, v in NAMES.items() if _eq(chap, c)),
+                 'A name gives the kernel and its configuration.')
+    o = ['\\begin{center}\\footnotesize\\setlength\\tabcolsep{3pt}\n',
+         '\\captionof{table}{The tuning sweep on the %s: TFLOP/s and, in '
+         'parentheses, the percentage of cuBLAS measured in the same run; '
+         'the fastest at each size in bold. %s}\n' % (tex(gpu), names),
+         '\\label{tab:sweep-ch%s}\n\\begin{tabular}{l' % chap, 'r' * len(ss),
+         '}\n\\toprule\nconfiguration']
+    o += [' & ' + _size_tex(*dims[s]) for s in ss]
+    o.append(' \\\\\n\\midrule\n')
+    for k in ks:
+        o.append('\\texttt{%s}' % tex(k))
+        for s in ss:
+            if (k, s) not in t:
+                o.append(' & ---')
+                continue
+            c = '%s (%s)' % (fmt(t[k, s], 'sig3'), fmt(p[k, s], '%.0f'))
+            bold = _eq(t[k, s], best.get(s))
+            o.append(' & ' + ('\\textbf{' + c + '}' if bold else c))
+        o.append(' \\\\\n')
+    o.append('\\bottomrule\n\\end{tabular}\n\\end{center}\n')
+    _write(out_tex, ''.join(o))
+    if plot_tex:
+        _write(plot_tex, _sweep_chart(ks, ss, dims, p))
+
+
+def _sweep_chart(ks, ss, dims, p):
+    cubes = [s for s in ss if _cube(*dims[s])]
+    two = (cubes[0] + ' ' + cubes[-1]).split() if cubes else []
+    two = (two + ['', ''])[:2]
+    o = ['\\begin{tikzpicture}\n\\begin{axis}[xbar, width=8.5cm, '
+         'height=%.1fcm,\n' % (0.42 * len(ks) + 1.6),
+         '  bar width=4pt, enlarge y limits={abs=0.6}, xmin=0, xmax=110,\n',
+         '  xlabel={\\% of cuBLAS in the same run}, xmajorgrids, major grid '
+         'style={black!15},\n',
+         '  ytick={1,...,%d}, y dir=reverse, yticklabel style={font='
+         '\\ttfamily\\scriptsize},\n' % len(ks), '  yticklabels={']
+    o += ['%s{%s}' % (',' if j else '', tex(k)) for j, k in enumerate(ks)]
+    o.append('},\n  legend style={font=\\footnotesize, at={(0.5,1.02)}, '
+             'anchor=south, legend columns=2}]\n')
+    for q in (0, 1):
+        if q == 1 and _eq(two[1], two[0]):
+            break
+        o.append('\\addplot[fill=%s, draw=none] coordinates {'
+                 % ('black!35' if q == 0 else 'blue!70!black'))
+        o += [' (%s,%d)' % (p[k, two[q]], j)
+              for j, k in enumerate(ks, 1) if (k, two[q]) in p]
+        o.append('};\n\\addlegendentry{$%s^3$}\n'
+                 % dims.get(two[q], ('',))[0])
+    o.append('\\end{axis}\n\\end{tikzpicture}\n')
+    return ''.join(o)
+
+
+# -- a trace of timed steps -----------------------------------------------
+
+NO_TRACE = ('\\begin{tikzpicture}\\node[draw, align=center, inner sep=1em]'
+            '{\\textbf{??} No trace yet:\\\\run \\texttt{make bench}.};'
+            '\\end{tikzpicture}\n')
+
+
+def timeline(csv, out_tex):
+    """A chapter's trace of timed steps (results/<gpu>/events-chN.csv:
+    flow, lane, panel (-1: a step of no panel), start_ms, end_ms) as a
+    tikzpicture: a group of lanes per flow, a lane per kind of step, each
+    step a bar on a common time axis in ms.  Without a CSV (csv "" or
+    missing) a placeholder; TableError if it has no rows."""
+    if not csv or not os.path.isfile(csv):
+        _write(out_tex, NO_TRACE)
+        return
+    rows = csvio.read(csv).rows
+    if not rows:
+        raise TableError('timeline: no steps')
+    _write(out_tex, _timeline(rows))
+
+
+def _timeline(rows):
+    fs, ls, tmax = [], [], 0.0
+    for r in rows:
+        if r['flow'] not in fs:
+            fs.append(r['flow'])
+        if r['lane'] not in ls:
+            ls.append(r['lane'])
+        if num(r['end_ms']) > tmax:
+            tmax = num(r['end_ms'])
+    W, H, gap = 9.4, 0.42, 0.35
+    col = ['0072B2', '009E73', 'D55E00']
+    # a tick every 1, 2 or 5 times a power of ten, about 6 of them
+    step = _pow10(_log(tmax / 6) / math.log(10))
+    if _div(tmax, step) > 30:
+        step *= 5
+    elif _div(tmax, step) > 12:
+        step *= 2
+    x = _div(W, tmax)
+    o = ['\\begin{tikzpicture}[font=\\footnotesize]\n']
+    o += ['\\definecolor{lane%d}{HTML}{%s}\n' % (i, col[(i - 1) % 3])
+          for i in range(1, len(ls) + 1)]
+    y, lane_y = 0, {}
+    for f in fs:
+        o.append('\\node[anchor=south west, font=\\footnotesize\\bfseries] '
+                 'at (0,%.3f) {%s};\n' % (y + 0.05, tex(f)))
+        for lane in ls:
+            y -= H
+            lane_y[f, lane] = y
+            mid = y + H / 2 - 0.04
+            o.append('\\node[anchor=east] at (-0.1,%.3f) {%s};\n'
+                     % (mid, tex(lane)))
+            o.append('\\draw[black!15] (0,%.3f) -- (%.3f,%.3f);\n'
+                     % (mid, W, mid))
+        y -= gap
+    o += [_step(r, ls, lane_y, x, H) for r in rows]
+    o.append('\\draw[->] (0,%.3f) -- (%.3f,%.3f) node[right] {ms};\n'
+             % (y + 0.1, W + 0.3, y + 0.1))
+    t = 0.0
+    while t <= tmax + 1e-9:
+        o.append('\\draw (%.4f,%.3f) -- (%.4f,%.3f) node[below] {%g};\n'
+                 % (t * x, y + 0.1, t * x, y + 0.02, t))
+        t += step
+    o.append('\\end{tikzpicture}\n')
+    return ''.join(o)
+
+
+def _pow10(e):
+    """awk's 10 ^ int(e): an integral power by repeated squaring."""
+    n = int(e) if math.isfinite(e) else 0
+    x, mult, k = 10.0, 1.0, abs(n)
+    if k == 0:
+        return 1.0
+    while k > 1:
+        if k % 2 == 1:
+            mult *= x
+        x *= x
+        k //= 2
+    return mult * x if n > 0 else 1.0 / (mult * x)
+
+
+def _step(r, ls, lane_y, x, H):
+    """One step's bar (darker for a step of no panel, marked B if wide)."""
+    li = 0
+    for i, lane in enumerate(ls, 1):
+        if _eq(lane, r['lane']):
+            li = i
+    yy = lane_y[r['flow'], r['lane']]
+    s, e, loose = num(r['start_ms']), num(r['end_ms']), _lt(r['panel'], 0)
+    o = ('\\filldraw[draw=white, line width=0.2pt, fill=lane%d%s] '
+         '(%.4f,%.3f) rectangle (%.4f,%.3f);\n'
+         % (li, '!55!black' if loose else '', s * x, yy + 0.04, e * x,
+            yy + H - 0.12))
+    if loose and (e - s) * x > 0.3:
+        o += ('\\node[white, font=\\scriptsize] at (%.4f,%.3f) {$B$};\n'
+              % ((s + e) / 2 * x, yy + H / 2 - 0.04))
+    return o
+
+
+# -- in the pipeline's order ---------------------------------------
+
+def _rm(pattern):
+    for f in glob.glob(pattern):
+        os.remove(f)
+
+
+def run_tables(keys, out, res, chapters, man):
+    """The suite, timeline and sweep of each chapter, as book/tools/results
+    made them: man is the manifest table (bookdata.manifest.read_tsv),
+    res the results folder ("" if none).  A suite's keys go to keys, in
+    results.keys and results.raw alike (before the formulas, which use
+    them); the figures need no key."""
+    suite_keys(keys, out, res, chapters, man)
+    figures(out, res, chapters, man)
+
+
+def suite_keys(keys, out, res, chapters, man):
+    """The suites of the chapters whose manifest names one (field suite)
+    and that were measured: their files, and their keys added to keys.
+    One that fails leaves no keys, as a stage of the pipeline."""
+    _rm(os.path.join(out, 'res', 'suite-ch*.tex'))
+    for n in map(str, chapters):
+        sf = man.get((n, 'suite'), '')
+        if not (sf and res and os.path.isfile(
+                os.path.join(res, 'suite-ch%s.csv' % n))):
+            continue
+        try:
+            kv = suite(n, sf, res, out)
+        except TableError:
+            continue
+        for k, v in kv:
+            keys.plain(k, v)
+
+
+def figures(out, res, chapters, man):
+    """The timelines (chapters with a field events; TableError, which
+    stopped book/tools/results, for a trace without steps) and the tuning
+    sweeps (a sweep without rows leaves no files)."""
+    chapters = [str(n) for n in chapters]
+    _rm(os.path.join(out, 'res', 'timeline-ch*.tex'))
+    for n in chapters:
+        if man.get((n, 'events'), ''):
+            timeline(os.path.join(res, 'events-ch%s.csv' % n) if res else '',
+                     os.path.join(out, 'res', 'timeline-ch%s-plot.tex' % n))
+    _rm(os.path.join(out, 'res', 'sweep-ch*.tex'))
+    for n in chapters:
+        csv = os.path.join(res, 'sweep-ch%s.csv' % n) if res else ''
+        if not (csv and os.path.isfile(csv)):
+            continue
+        tex_, plot = (os.path.join(out, 'res', 'sweep-ch%s%s.tex' % (n, x))
+                      for x in ('', '-plot'))
+        try:
+            sweep(csv, tex_, plot)
+        except TableError:
+            for f in (tex_, plot):
+                if os.path.exists(f):
+                    os.remove(f)
