@@ -44,4 +44,3 @@ extern "C" const struct chapter ch3_program = {
     .title = "shared-memory tiling",
     .kernels = kernels, .nkernels = COUNT_OF(kernels),
 };
-/* planted */

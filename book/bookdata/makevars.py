@@ -37,7 +37,7 @@ def target(m, arch):
 
 
 def _escape(v):
-    return v.replace('$', '$$')
+    return v.replace('$', '$$').replace('#', '\\#')
 
 
 def book_chapters(root=manifest.ROOT):

@@ -396,7 +396,7 @@ def chart(st):
             % (numstr(n - 0.7), n - 1, ','.join(xl))
             + '  x tick label style={font=\\footnotesize},\n'
             + '  ymode=log, ymin=%g, ymax=%g, ytick={%s}, yticklabels={%s},\n'
-            % (ymin / 1.3, ymax * 0.9, ticks, ticks)
+            % (ymin / 1.3, ymax * 1.3, ticks, ticks)
             + '  grid=major, major grid style={black!15},\n'
             '  xlabel={matrix size $n$, $m=n=k$ '
             '(the sizes measured, evenly spaced)},\n'
