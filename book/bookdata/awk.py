@@ -71,6 +71,18 @@ def gt(a, b):
     return numstr(a) > numstr(b)
 
 
+def ipow(x, n):
+    """x ^ n for an integer n >= 1 as gawk computes it: by repeated
+    squaring (which may differ from pow() in the last bit)."""
+    mult = 1.0
+    while n > 1:
+        if n % 2 == 1:
+            mult *= x
+        x *= x
+        n //= 2
+    return mult * x
+
+
 def _floor(x):
     f = int(x)
     return f - 1 if f > x else f

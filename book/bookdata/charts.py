@@ -17,7 +17,7 @@ labelled where it covers no other label, point or roof.
 import math
 import os
 
-from .awk import gt, num, numstr
+from .awk import gt, ipow, num, numstr
 
 COLOURS = '0072B2 E69F00 009E73 D55E00 56B4E9 CC79A7 8C6D1F'.split()
 MARKS = ('square* o triangle* diamond pentagon* square *'
@@ -33,13 +33,7 @@ def power(x, y):
     n = abs(int(y))
     if n == 0:
         return 1.0
-    mult = 1.0
-    while n > 1:
-        if n % 2 == 1:
-            mult *= x
-        x *= x
-        n //= 2
-    return mult * x if y > 0 else 1.0 / (mult * x)
+    return ipow(x, n) if y > 0 else 1.0 / ipow(x, n)
 
 
 def floor(x):

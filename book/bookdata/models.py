@@ -59,7 +59,7 @@ import math
 import re
 import sys
 
-from .awk import fmt, isnum, num, numstr
+from .awk import fmt, ipow, isnum, num, numstr
 
 
 class FormulaError(Exception):
@@ -249,7 +249,7 @@ def _pow(x, y):
         n = int(y)
         if n == 0:
             return 1.0
-        r = _posint(x, abs(n))
+        r = ipow(x, abs(n))
         if n > 0:
             return r
         return 1.0 / r if r != 0 else math.copysign(math.inf, r)
@@ -260,15 +260,6 @@ def _pow(x, y):
     except OverflowError:
         return math.inf
 
-
-def _posint(x, n):
-    mult = 1.0
-    while n > 1:
-        if n % 2 == 1:
-            mult *= x
-        x *= x
-        n //= 2
-    return mult * x
 
 
 def _div(a, b, op='/'):

@@ -19,7 +19,7 @@ import os
 import sys
 
 from . import csvio
-from .awk import fmt, looks_numeric, num, numstr, tex
+from .awk import fmt, ipow, looks_numeric, num, numstr, tex
 
 
 class TableError(Exception):
@@ -551,15 +551,9 @@ def _timeline(rows):
 def _pow10(e):
     """awk's 10 ^ int(e): an integral power by repeated squaring."""
     n = int(e) if math.isfinite(e) else 0
-    x, mult, k = 10.0, 1.0, abs(n)
-    if k == 0:
+    if n == 0:
         return 1.0
-    while k > 1:
-        if k % 2 == 1:
-            mult *= x
-        x *= x
-        k //= 2
-    return mult * x if n > 0 else 1.0 / (mult * x)
+    return ipow(10.0, n) if n > 0 else 1.0 / ipow(10.0, -n)
 
 
 def _step(r, ls, lane_y, x, H):
