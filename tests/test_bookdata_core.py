@@ -467,5 +467,18 @@ class Cli(Tree):
         self.assertEqual((rc, err, out[:4]), (0, '', 'ch0 '))
 
 
+class DataGuideTest(unittest.TestCase):
+    """book/DATA.md, the contributor's guide, lists every field of the
+    manifests' schema."""
+
+    def test_every_field_documented(self):
+        from bookdata.manifest import FIELDS
+        with open(os.path.join(REPO, 'book', 'DATA.md'),
+                  encoding='utf-8') as f:
+            guide = f.read()
+        self.assertEqual([k for k in FIELDS
+                          if '| `%s` |' % k not in guide], [])
+
+
 if __name__ == '__main__':
     unittest.main()

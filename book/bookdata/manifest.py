@@ -63,9 +63,10 @@ FIELDS = {
     'micro_links': ('words', 'the chapters whose code micro links'),
     'events': ('runs', 'a program and its arguments that print a trace '
                'of timed steps (events-chN.csv, drawn as a timeline)'),
-    'profile_at': ('sizes', 'more profiles, SIZE:KERNEL (or '
-                   'MxNxK:PREC:KERNEL): make profile reads that entry\'s '
-                   'counters at that size too'),
+    'profile_at': ('sizes', 'more profiles, SIZE:ENTRY[:FUNCTION] (SIZE '
+                   'a cube or MxNxK; FUNCTION the __global__ function, or '
+                   'cublas): make profile reads that entry\'s counters at '
+                   'that size too'),
     'suite': ('word', 'the shape suite (a CSV of family,m,n,k,origin) '
               'whose shapes make bench measures (suite-chN.csv)'),
     'slide_figure': ('word', 'the figure of the chapter\'s slides'),
