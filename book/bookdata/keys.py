@@ -2,20 +2,10 @@
 
 A key is a dotted name (ch9.tuned.4096.tflops) with two values: its text
 as the book prints it (results.keys, LaTeX) and, for a number, its raw
-value (results.raw, unrounded, what formulas compute with).  Keys are
-named by the constructors below and nowhere else.
+value (results.raw, unrounded, what formulas compute with).  Each stage
+names the keys of its own files (book/DATA.md lists the families).
 """
 from .awk import fmt, numstr, tex
-
-
-def size(m, n, k):
-    """A shape as a key's part: 4096 for a cube, else 4096x33x1111."""
-    return m if m == n == k else '%sx%sx%s' % (m, n, k)
-
-
-def kernel_key(chapter, kernel, m, n, k, what):
-    """chN.KERNEL.SIZE.WHAT: a kernel measured by chapter N's program."""
-    return 'ch%s.%s.%s.%s' % (chapter, kernel, size(m, n, k), what)
 
 
 class Keys:

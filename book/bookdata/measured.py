@@ -44,7 +44,7 @@ def _later(d, cur):
 
 
 def _size(m, n, k):
-    # keys.size compares as text; awk's size() compares fields (_eq)
+    # awk's size() compares fields as numbers where they look like them
     return m if _eq(m, n) and _eq(n, k) else '%sx%sx%s' % (m, n, k)
 
 
