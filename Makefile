@@ -517,7 +517,12 @@ $(foreach n,$(BUILDABLE),$(foreach p,ch$(n) $(ch$(n).micro),\
   $(eval $(call check_rules,$(p),$(n)))))
 check-compile: $(CHECKED:%=build/check/%.ok)
 .PHONY: check-compile
-test-build: all instructor slides tests/unit test-facts
+# What make test builds before its tests (tests/run): the programs, the
+# book and the tests' inputs; it makes the instructor's edition and the
+# slides beside the tests.  test-build is all of it at once.
+test-inputs: all tests/unit test-facts
+test-build: test-inputs instructor slides
+.PHONY: test-inputs test-build test-facts
 
 clean:
 	rm -rf build $(foreach n,$(CHAPTERS),$(ch$(n).programs) $(ch$(n).micro) lab$(n)) \

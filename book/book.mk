@@ -233,8 +233,15 @@ build/slides/ch%.md: book/tools/slides book/tools/bookdata build/results.keys bu
 	@mkdir -p $(@D)
 	$(say) SLIDES $@
 	$(Q)book/tools/slides $(BOOK_OUT) $* > $@.tmp && mv $@.tmp $@
-build/slides/ch%.pdf: build/slides/ch%.md book/slides-header.tex $(BOOK_FIGS:=.pdf) | $(TOOLS_STAMP)
+# pandoc writes the deck's LaTeX and one pdflatex run sets it: a deck has
+# no cross-reference, outline or navigation bar, so the second run that
+# pandoc's own PDF writer makes sets the same pages.
+build/slides/ch%.tex: build/slides/ch%.md book/slides-header.tex | $(TOOLS_STAMP)
+	$(Q)pandoc $< -s -t beamer -H book/slides-header.tex -V aspectratio=169 \
+	  -V fontsize=10pt -o $@
+build/slides/ch%.pdf: build/slides/ch%.tex $(BOOK_FIGS:=.pdf) | $(TOOLS_STAMP)
 	$(say) SLIDES $@
-	$(Q)TEXINPUTS=$(CURDIR)/build/fig: pandoc $< -t beamer --pdf-engine=pdflatex \
-	  -H book/slides-header.tex -V aspectratio=169 -V fontsize=10pt -o $@
-.SECONDARY: $(SLIDES:.pdf=.md)
+	$(Q)cd $(@D) && TEXINPUTS=$(CURDIR)/build/fig: pdflatex -halt-on-error \
+	  -interaction=batchmode ch$*.tex > /dev/null \
+	  || { grep -A3 '^!' ch$*.log >&2; rm -f ch$*.pdf; exit 1; }
+.SECONDARY: $(SLIDES:.pdf=.md) $(SLIDES:.pdf=.tex)

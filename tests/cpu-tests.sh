@@ -637,13 +637,15 @@ test_gpu_figures() {
     done
 }
 
+# The PDF's text (pdftotext), made once in a run: $tmp/book.txt.
+book_txt() { [ -s "$tmp/book.txt" ] || pdftotext build/book.pdf "$tmp/book.txt"; }
 test_book() {
     local f n head rate
     for f in build/book.pdf build/book.html; do
         [ -s "$f" ] && ok "$f built" || fail "$f built"
     done
     [ -s build/book.pdf ] || return
-    pdftotext build/book.pdf "$tmp/book.txt"
+    book_txt
     if grep -n -e '??' -e 'TODO' "$tmp/book.txt" > "$tmp/ph"; then
         fail "the PDF has no placeholder" "$(head "$tmp/ph")"
     else ok "the PDF has no placeholder"; fi
@@ -677,22 +679,6 @@ test_book() {
         END { if (!NR || start == "") print "no chapter found in the PDF" }')
     [ -z "$long" ] && ok "every chapter's text, without its exercises, fits in 20 pages" \
         || fail "every chapter's text, without its exercises, fits in 20 pages" "$long"
-    # the instructor's edition: the book and the answers, every measured
-    # answer filled in
-    for f in build/instructor.pdf build/instructor.html; do
-        [ -s "$f" ] && ok "$f built" || fail "$f built"
-    done
-    if [ -s build/instructor.pdf ]; then
-        pdftotext build/instructor.pdf "$tmp/instr.txt"
-        if grep -n -e '??' -e 'TODO' "$tmp/instr.txt" > "$tmp/ph"; then
-            fail "the instructor's PDF has no placeholder" "$(head "$tmp/ph")"
-        else ok "the instructor's PDF has no placeholder"; fi
-    fi
-    if [ -s build/instructor.html ]; then
-        if grep -n -e '??' -e 'TODO' -e '\\R{' build/instructor.html > "$tmp/ph"
-        then fail "the instructor's HTML has no placeholder" "$(head -c 600 "$tmp/ph")"
-        else ok "the instructor's HTML has no placeholder"; fi
-    fi
     if grep -E -i 'undefined|Rerun to get' build/tex/book.log > "$tmp/ph"
     then fail "the LaTeX log has no undefined reference" "$(cat "$tmp/ph")"
     else ok "the LaTeX log has no undefined reference"; fi
@@ -713,6 +699,26 @@ test_book() {
             ok "ch$n: the PDF quotes its measured 4096 rate ($rate)"
         else fail "ch$n: the PDF quotes its measured 4096 rate" "$rate not found"; fi
     done
+}
+
+# The instructor's edition (built beside the tests, start_checks): the
+# book and the answers, every measured answer filled in.
+test_instructor() {
+    local f
+    for f in build/instructor.pdf build/instructor.html; do
+        [ -s "$f" ] && ok "$f built" || fail "$f built"
+    done
+    if [ -s build/instructor.pdf ]; then
+        pdftotext build/instructor.pdf "$tmp/instr.txt"
+        if grep -n -e '??' -e 'TODO' "$tmp/instr.txt" > "$tmp/ph"; then
+            fail "the instructor's PDF has no placeholder" "$(head "$tmp/ph")"
+        else ok "the instructor's PDF has no placeholder"; fi
+    fi
+    if [ -s build/instructor.html ]; then
+        if grep -n -e '??' -e 'TODO' -e '\\R{' build/instructor.html > "$tmp/ph"
+        then fail "the instructor's HTML has no placeholder" "$(head -c 600 "$tmp/ph")"
+        else ok "the instructor's HTML has no placeholder"; fi
+    fi
 }
 
 # The HTML book against the PDF: every internal link lands, sections and
@@ -867,7 +873,7 @@ test_book_commands() {
     for f in pdf html; do
         if [ $f = pdf ]; then
             tests/book-commands pdf "$tmp/book.xml" > "$tmp/cmds"
-            n=$(pdftotext build/book.pdf - | grep -o '\./ch[0-9]' | wc -l)
+            n=$(book_txt; grep -o '\./ch[0-9]' "$tmp/book.txt" | wc -l)
         else
             tests/book-commands html build/book.html > "$tmp/cmds"
             n=$(grep -o '\./ch[0-9]' build/book.html | wc -l)
@@ -921,25 +927,25 @@ test_index() {
     # a name the code uses is never called "never used" by the index
     if [ -s build/book.pdf ]; then
         local unused
-        unused=$( { pdftotext build/book.pdf - | grep -E '^ *[A-Za-z_][A-Za-z0-9_]*, never used\.$' | sed 's/^ */PDF: /'
+        unused=$( { book_txt; grep -E '^ *[A-Za-z_][A-Za-z0-9_]*, never used\.$' "$tmp/book.txt" | sed 's/^ */PDF: /'
                     grep -o '<code>[^<]*</code>, never used' build/book.html 2>/dev/null | sed 's/^/HTML: /'; } | sort -u | head -20)
         [ -z "$unused" ] && ok "the identifier index says \"never used\" of no identifier" \
             || fail "the identifier index says \"never used\" of no identifier" "$unused"
     fi
     local x bad="" chunk id
-    pdftotext build/book.pdf "$tmp/index.txt"
+    book_txt
     # chunk name<TAB>its "Uses ..." note (which may run over lines)
     awk '/^⟨.* [0-9]+⟩\+?≡/ { name = $0; sub(/^⟨/, "", name)
                               sub(/ [0-9]+⟩\+?≡.*$/, "", name) }
          /^Uses / { u = $0; while (u !~ /\.$/ && (getline l) > 0) u = u " " l
-                    print name "\t" u " " }' "$tmp/index.txt" > "$tmp/uses"
+                    print name "\t" u " " }' "$tmp/book.txt" > "$tmp/uses"
     for x in "${INDEX_USED[@]}"; do
-        grep -q "^$x, used in chunk" "$tmp/index.txt" \
+        grep -q "^$x, used in chunk" "$tmp/book.txt" \
             || bad="$bad"$'\n'"$x is not shown as used"
     done
     for x in "${INDEX_NOT_USED[@]}"; do
         chunk=${x%%:*} id=${x#*:}
-        grep -q "^⟨$chunk [0-9]*⟩" "$tmp/index.txt" \
+        grep -q "^⟨$chunk [0-9]*⟩" "$tmp/book.txt" \
             || { bad="$bad"$'\n'"no chunk <<$chunk>>"; continue; }
         if [ -z "$id" ]; then
             grep -q "^$chunk	" "$tmp/uses" && bad="$bad"$'\n'"<<$chunk>>: $(grep "^$chunk	" "$tmp/uses" | cut -f2)"
@@ -1456,22 +1462,50 @@ CHECKS_PID=
 start_checks() {
     local n targets="" sd=build/test-lab
     mkdir -p "$sd"
+    want book && targets="instructor slides"
     for n in $CHAPTERS; do
         built "$n" || continue
-        for p in ch$n $(micro_of "$n"); do targets="$targets build/check/$p.ok"; done
-        [ -n "$(man "$n" lab)" ] || continue
+        want compile && for p in ch$n $(micro_of "$n"); do targets="$targets build/check/$p.ok"; done
+        want labs && [ -n "$(man "$n" lab)" ] || continue
         book/tools/labstub "$n" > "$tmp/stub.cu" 2> /dev/null || continue
         cmp -s "$tmp/stub.cu" "$sd/ch$n.cu" || cp "$tmp/stub.cu" "$sd/ch$n.cu"
         targets="$targets build/check/lab/ch$n.ok"
     done
     want answers && targets="$targets check-answers"
+    [ -n "$targets" ] || return 0
     make -k $targets > "$tmp/checks" 2>&1 &
     CHECKS_PID=$!
 }
-wait_checks() { [ -z "$CHECKS_PID" ] || wait "$CHECKS_PID"; CHECKS_PID=; }
+wait_checks() {
+    [ -z "$CHECKS_PID" ] || wait "$CHECKS_PID"; CHECKS_RC=$?; CHECKS_PID=
+}
 
-cpu_tests() {
-    { want compile || want labs || want answers; } && start_checks
+# Groups of tests that read the build and write only below their own
+# $tmp run side by side, each in a subshell of its own; their lines are
+# printed afterwards in a fixed order and counted.  (Two cores: the
+# programs' checks and the PDF's run at once, beside start_checks.)
+LANES=()
+lane() {   # NAME FUNCTION...: run the functions in the background
+    local name=$1; shift
+    mkdir -p "$tmp/lane-$name"
+    ( tmp=$tmp/lane-$name passed=0 failed=0 skipped=0
+      for f in "$@"; do "$f"; done
+      echo "$passed $failed $skipped" > "$tmp/counts" ) > "$tmp/lane-$name.out" 2>&1 &
+    LANES+=("$name:$!")
+}
+join_lanes() {
+    local l name p f s
+    for l in "${LANES[@]}"; do
+        name=${l%%:*}; wait "${l#*:}"
+        cat "$tmp/lane-$name.out"
+        if read -r p f s < "$tmp/lane-$name/counts"; then
+            passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+        else fail "the test group $name finished"; fi
+    done
+    LANES=()
+}
+
+lane_programs() {
     want data && test_data
     want manifests && test_manifests
     want compile && test_compile
@@ -1485,18 +1519,31 @@ cpu_tests() {
     want results && test_models
     want results && test_gpu_figures
     want results && test_verdicts
+    want book && test_other_gpu
+    want readme && test_readme
+}
+lane_book() {
     want book && test_book
     want book && test_html
     want book && test_frontback
-    want book && test_other_gpu
     want book && test_book_commands
     want book && test_pdf_chunks
     want book && test_index
+    figure_tests
+}
+lane_fixture() { want fixture && fixture_cpu_tests; }
+
+cpu_tests() {
+    start_checks
+    lane programs lane_programs
+    lane book lane_book
+    lane fixture lane_fixture
+    join_lanes
+    # (last: they read what start_checks makes)
+    wait_checks
+    want book && test_instructor
     want book && test_slides
-    want readme && test_readme
-    # (last: they read the compile checks started first)
     want compile && test_compile_paths
     want labs && test_labs
     want answers && test_answers
-    wait_checks
 }
