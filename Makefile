@@ -495,9 +495,11 @@ test-facts: $(PROGRAM_FACTS) build/manifest.tsv
 # The other way of compiling each chapter's code gives no warning either:
 # the copy tangled with #line directives (build/src/) where the build
 # compiled tangle/, and tangle/ where it compiled the copy; by the front
-# ends alone (nvcc -fdevice-syntax-only), which give the warnings, in a
-# tenth of a full compile.  A stamp build/check/P.ok per file, remade when its
-# source, headers or flags change; make -k check-compile runs them all.
+# ends alone (nvcc -fdevice-syntax-only, and the host compiler's
+# -fsyntax-only: the build compiled the same code in full), which give the
+# warnings, in a tenth of a full compile.  A stamp build/check/P.ok per
+# file, remade when its source, headers or flags change; make -k
+# check-compile runs them all.
 CHECKED := $(foreach n,$(BUILDABLE),ch$(n) $(ch$(n).micro))
 define check_rules   # $(1) program, $(2) chapter
 build/check/$(1).ok: tangle/$(1).cu $(HEADERS) build/$(1).flags $(call nw_upto,$(2))
@@ -507,8 +509,8 @@ build/check/$(1).ok: tangle/$(1).cu $(HEADERS) build/$(1).flags $(call nw_upto,$
 	  notangle -L -R$(1).cu $(call nw_upto,$(2)) > build/check/$(1).cu \
 	    || { echo "$(1).cu: notangle -L failed" > build/check/$(1).log; exit 1; }; \
 	  other=build/check/$(1).cu; else other=tangle/$(1).cu; fi; \
-	$(NVCC) $(call syntax_flags,$(1),$(2)) -Itangle -c $$$$other \
-	  -o build/check/$(1).o > build/check/$(1).log 2>&1 \
+	$(NVCC) $(call syntax_flags,$(1),$(2)) -Xcompiler -fsyntax-only -Itangle \
+	  -c $$$$other -o build/check/$(1).o > build/check/$(1).log 2>&1 \
 	  || { sed -i "1i $$$$other does not compile:" build/check/$(1).log; exit 1; }; \
 	if [ -s build/check/$(1).log ]; then sed -i "1i $$$$other:" build/check/$(1).log; exit 1; fi; \
 	rm -f build/check/$(1).o; echo $$$$other > $$@

@@ -13,11 +13,15 @@ book_order() {   # the noweb files in the book's order: chapters, appendices
 }
 
 # The files chapter $1 tangles: its manifest, and what the manifest names
-# (read from the chapters as they are, not from a build).
+# (read from the chapters as they are, not from a build).  notangle is
+# noweb's markup piped into nt: the markup of chapter $1's files is made
+# once ($tmp/markup.$1, by markup_upto) and nt tangles each root from it.
+markup_upto() { noweb_markup $(nw_upto "$1") > "$tmp/markup.$1"; }
+tangle_root() { "$NOWEB_LIB/nt" -R"$2" < "$tmp/markup.$1"; }   # chapter, root
 roots_from_nw() {
     echo "ch$1.mk"
     echo "ch$1.cu"
-    notangle -R"ch$1.mk" $(nw_upto "$1") > "$tmp/manifest.mk" 2>/dev/null
+    tangle_root "$1" "ch$1.mk" > "$tmp/manifest.mk" 2>/dev/null
     local r
     for r in $(book/tools/bookdata manifest --file "$tmp/manifest.mk" roots); do echo "$r"; done
     for r in $(book/tools/bookdata manifest --file "$tmp/manifest.mk" micro); do echo "$r.cu"; done
@@ -29,11 +33,13 @@ noweb_markup() { "$NOWEB_LIB/markup" "$@"; }
 # Before anything is built: the committed tangle/ must be what the
 # committed chapters say, and noweb must see no ambiguity.
 test_tangle() {
-    local n r bad="" expected="" labfiles="" labroots=""
+    local n r bad="" expected="" labfiles="" labroots="" lab
     for n in $CHAPTERS; do
+        markup_upto "$n" 2> "$tmp/err" && [ ! -s "$tmp/err" ] \
+            || bad="$bad"$'\n'"ch$n: $(cat "$tmp/err")"
         for r in $(roots_from_nw "$n"); do
             expected="$expected $r"
-            if ! notangle -R"$r" $(nw_upto "$n") > "$tmp/$r" \
+            if ! tangle_root "$n" "$r" > "$tmp/$r" \
                     2> "$tmp/err" || [ -s "$tmp/err" ]; then
                 bad="$bad"$'\n'"$r: $(cat "$tmp/err")"
             elif [ ! -f "tangle/$r" ]; then
@@ -42,12 +48,11 @@ test_tangle() {
                 bad="$bad"$'\n'"tangle/$r is out of date (run make tangle)"
             fi
         done
-    done
-    for n in $CHAPTERS; do
-        notangle -R"ch$n.mk" $(nw_upto "$n") > "$tmp/manifest.mk" 2>/dev/null
-        [ -n "$(book/tools/bookdata manifest --file "$tmp/manifest.mk" lab)" ] || continue
+        # (the manifest was tangled just now, by roots_from_nw)
+        lab=$(book/tools/bookdata manifest --file "$tmp/manifest.mk" lab)
+        [ -n "$lab" ] || continue
         labfiles="$labfiles ch$n-lab.cu"
-        labroots="$labroots"$'\n'"Lab: $(book/tools/bookdata manifest --file "$tmp/manifest.mk" lab)"
+        labroots="$labroots"$'\n'"Lab: $lab"
         r=$(book/tools/bookdata manifest --file "$tmp/manifest.mk" lab_also)
         [ -z "$r" ] || labroots="$labroots"$'\n'"Lab: $r"
         # (labtangle reads the manifest from tangle/, in sync or not)
