@@ -201,10 +201,10 @@ test_compile_paths() {
     # whose source, headers and flags did not change is not compiled again)
     local progs
     progs=$(for n in $CHAPTERS; do built "$n" && echo "ch$n $(micro_of "$n")"; done)
-    wait_checks
+    wait_build checks
     for p in $progs; do
         if [ -f "build/check/$p.ok" ]; then checked=$((checked + 1))
-        else bad="$bad"$'\n'"$(cat "build/check/$p.log" 2> /dev/null || echo "$p: not checked: $(tail -3 "$tmp/checks")")"; fi
+        else bad="$bad"$'\n'"$(cat "build/check/$p.log" 2> /dev/null || echo "$p: not checked: $(tail -3 "$top/checks.log")")"; fi
     done
     [ -z "$bad" ] && [ "$checked" -gt 0 ] \
         && ok "the other way of compiling ($checked files, from tangle/ or with #line) gives no warning" \
@@ -706,12 +706,12 @@ test_book() {
     done
 }
 
-# The instructor's edition (built beside the tests, start_checks): the
+# The instructor's edition (built beside the tests, start_builds): the
 # book and the answers, every measured answer filled in.
 test_instructor() {
     local f
     for f in build/instructor.pdf build/instructor.html; do
-        [ -s "$f" ] && ok "$f built" || fail "$f built"
+        [ -s "$f" ] && ok "$f built" || fail "$f built" "$(grep -v '^ptxas' "$top/editions.log" | tail -5)"
     done
     if [ -s build/instructor.pdf ]; then
         pdftotext build/instructor.pdf "$tmp/instr.txt"
@@ -1122,13 +1122,13 @@ test_labs() {
     done
     [ -z "$bad" ] && ok "every lab's stub empties its chunk, everywhere, and keeps no copy of it" \
         || fail "every lab's stub empties its chunk, everywhere, and keeps no copy of it" "$bad"
-    # every stub compiles, without a warning (start_checks)
+    # every stub compiles, without a warning (start_builds)
     bad=
     local labs
     labs=$(for n in $(man buildable); do [ -n "$(man "$n" lab)" ] && echo "$n"; done)
-    wait_checks
+    wait_build checks
     for n in $labs; do
-        [ -f build/check/lab/ch$n.ok ] || bad="$bad"$'\n'"$(head -4 build/check/lab/ch$n.log 2> /dev/null || echo "lab$n: not checked: $(tail -3 "$tmp/checks")")"
+        [ -f build/check/lab/ch$n.ok ] || bad="$bad"$'\n'"$(head -4 build/check/lab/ch$n.log 2> /dev/null || echo "lab$n: not checked: $(tail -3 "$top/checks.log")")"
     done
     [ -z "$bad" ] && ok "every lab's stub compiles without a warning" \
         || fail "every lab's stub compiles without a warning" "$bad"
@@ -1198,10 +1198,7 @@ test_answers() {
     local f name n t bad="" out hash rc want_key af
     # a preamble line that runs something (book/tools/answers-bench)
     runs_something='^\(run\|before\|check\|repeat\|profile\|profile-before\|profile-function\|profile-function-before\|sanitize\):'
-    # every changed program compiles and links (by the front ends, in
-    # parallel, start_checks: build/check/answers/; make answers builds
-    # them in full)
-    wait_checks
+    local compiled=""
     for f in answers/ch*-ex*.diff; do
         [ -f "$f" ] || continue
         name=$(basename "$f" .diff); n=${name#ch}; n=${n%%-*}
@@ -1224,10 +1221,18 @@ test_answers() {
             || bad="$bad"$'\n'"$name: its preamble says nothing to run (run:, before:, check:, ...)"
         grep -q "^\\\\answerdiff{$name}" answers/ch$n.tex \
             || bad="$bad"$'\n'"$name: no answer of answers/ch$n.tex shows it (\\answerdiff{$name})"
-        case " $(man buildable) " in
-        *" $n "*) [ -x "build/check/answers/$name" ] \
-            || bad="$bad"$'\n'"$name does not compile or link: $(head -5 "build/check/answers/$name.log" 2> /dev/null)" ;;
-        esac
+        case " $(man buildable) " in *" $n "*) compiled="$compiled $name" ;; esac
+    done
+    # every changed program compiles and links (by the front ends, in
+    # parallel, start_builds: build/check/answers/; make answers builds
+    # them in full)
+    wait_build checks
+    local here=0
+    for name in $compiled; do
+        [[ " $PROVEN " == *" $name "* ]] && continue
+        here=$((here + 1))
+        [ -x "build/check/answers/$name" ] \
+            || bad="$bad"$'\n'"$name does not compile or link: $(head -5 "build/check/answers/$name.log" 2> /dev/null)"
     done
     # an answer that runs the chapter's programs alone: a program it has,
     # and something to run
@@ -1248,7 +1253,7 @@ test_answers() {
             [ -f "answers/$name.diff" ] || bad="$bad"$'\n'"$f shows answers/$name.diff, which does not exist"
         done
     done
-    [ -z "$bad" ] && ok "every answer's diff fits its chapter's code, compiles and links, and is shown; every run names a program" \
+    [ -z "$bad" ] && ok "every answer's diff fits its chapter's code, compiles and links ($here compiled here, $(wc -w <<< "$PROVEN") built and measured with today's code), and is shown; every run names a program" \
         || fail "every answer's diff fits its chapter's code, compiles and links, and is shown; every run names a program" "$bad"
     # a planted change to the code the diff expects: refused, by hunk
     f=$(ls answers/ch*-ex*.diff 2> /dev/null | head -1)
@@ -1457,17 +1462,31 @@ test_data() {
     else fail "every manifest holds only the schema's fields, each of its kind" "$out"; fi
 }
 
-# The compile checks (make targets with stamps, by the front ends): each
-# chapter's code compiled the other way, every worked answer, every lab's
-# stub as labstub writes it now (kept in build/test-lab/, so that one that
-# did not change is not compiled again).  One make runs them all in the
-# background, in parallel, while the other tests run; the tests that read
-# them wait for it.
-CHECKS_PID=
-start_checks() {
-    local n targets="" sd=build/test-lab
+# What the tests build beside them, in the background (start_builds):
+# the instructor's edition and the slides (make's log $top/editions.log),
+# and the compile checks, make targets with stamps (checks.log): each
+# chapter's code compiled the other way, every lab's stub as labstub
+# writes it now (kept in build/test-lab/, so that one that did not
+# change is not compiled again), every worked answer.  A test that reads
+# them waits for its make (wait_build NAME), from any group.
+start_build() {   # NAME TARGET...
+    local name=$1; shift
+    [ $# != 0 ] || { echo 0 > "$top/$name.rc"; return; }
+    ( t0=$SECONDS; make -k "$@" > "$top/$name.log" 2>&1; rc=$?
+      group_time "$name" $((SECONDS - t0)) > "$top/$name.time"; echo $rc > "$top/$name.rc" ) &
+}
+# A group's seconds, of the clock and of the processors (bash's times:
+# the subshell's and its children's), for TEST_TIMES=1.
+group_time() {   # NAME WALL
+    times > "$top/times.$1"   # (not in a pipe: a subshell would time itself)
+    awk -v g="$1" -v w="$2" '{ for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); c += p[1] * 60 + p[2] } }
+        END { printf "# %s: %ss, %.0fs of the processors\n", g, w, c }' "$top/times.$1"
+}
+wait_build() { while [ ! -e "$top/$1.rc" ]; do sleep 0.5; done; }
+start_builds() {
+    local n f name targets="" sd=build/test-lab
     mkdir -p "$sd"
-    want book && targets="instructor slides"
+    want book && start_build editions instructor slides
     for n in $CHAPTERS; do
         built "$n" || continue
         want compile && for p in ch$n $(micro_of "$n"); do targets="$targets build/check/$p.ok"; done
@@ -1476,25 +1495,46 @@ start_checks() {
         cmp -s "$tmp/stub.cu" "$sd/ch$n.cu" || cp "$tmp/stub.cu" "$sd/ch$n.cu"
         targets="$targets build/check/lab/ch$n.ok"
     done
-    want answers && targets="$targets check-answers"
-    [ -n "$targets" ] || return 0
-    make -k $targets > "$tmp/checks" 2>&1 &
-    CHECKS_PID=$!
+    if want answers; then
+        for f in answers/ch*-ex*.diff; do
+            [ -f "$f" ] || continue
+            name=$(basename "$f" .diff); n=${name#ch}; n=${n%%-*}
+            built "$n" || continue
+            answers_measured "$n" && PROVEN="$PROVEN $name" \
+                || targets="$targets build/check/answers/$name"
+        done
+    fi
+    start_build checks $targets
 }
-wait_checks() {
-    [ -z "$CHECKS_PID" ] || wait "$CHECKS_PID"; CHECKS_RC=$?; CHECKS_PID=
+# Chapter $1's answers were measured with its code and its answers as
+# they are now: every results file their preambles fill has rows, each
+# of the code hash of today's files (bookdata codehash N answers), so
+# make bench built each changed program in full from exactly these files
+# and ran it.  (Those are not compiled again here; the others are.)
+PROVEN=
+answers_measured() {
+    local af hash f
+    af=$(book/tools/bookdata answers files "$1"); [ -n "$af" ] || return 1
+    hash=$(book/tools/bookdata codehash "$1" answers)
+    for f in $af; do
+        book/tools/csvq -v hash="$hash" 'csv_row() { next }
+            { rows++; if (F("code_hash") != hash) exit 1 }
+            END { exit !rows }' "$RESULTS/$f" 2> /dev/null || return 1
+    done
 }
 
 # Groups of tests that read the build and write only below their own
-# $tmp run side by side, each in a subshell of its own; their lines are
-# printed afterwards in a fixed order and counted.  (Two cores: the
-# programs' checks and the PDF's run at once, beside start_checks.)
+# $tmp run side by side, each in a subshell of its own, beside the
+# builds; their lines are printed afterwards in a fixed order and
+# counted.  (On two cores the work of a run, not its order, sets its
+# time: the groups keep both busy to the end.)
 LANES=()
 lane() {   # NAME FUNCTION...: run the functions in the background
     local name=$1; shift
     mkdir -p "$tmp/lane-$name"
-    ( tmp=$tmp/lane-$name passed=0 failed=0 skipped=0
+    ( tmp=$tmp/lane-$name passed=0 failed=0 skipped=0 t0=$SECONDS
       for f in "$@"; do "$f"; done
+      group_time "$name" $((SECONDS - t0)) > "$tmp/time"
       echo "$passed $failed $skipped" > "$tmp/counts" ) > "$tmp/lane-$name.out" 2>&1 &
     LANES+=("$name:$!")
 }
@@ -1508,6 +1548,8 @@ join_lanes() {
         else fail "the test group $name finished"; fi
     done
     LANES=()
+    wait   # (and the builds)
+    [ -z "${TEST_TIMES:-}" ] || cat "$tmp"/lane-*/time "$top"/*.time 2> /dev/null
 }
 
 lane_programs() {
@@ -1536,19 +1578,22 @@ lane_book() {
     want book && test_index
     figure_tests
 }
-lane_fixture() { want fixture && fixture_cpu_tests; }
-
-cpu_tests() {
-    start_checks
-    lane programs lane_programs
-    lane book lane_book
-    lane fixture lane_fixture
-    join_lanes
-    # (last: they read what start_checks makes)
-    wait_checks
-    want book && test_instructor
-    want book && test_slides
+lane_editions() {
+    want book && { wait_build editions; test_instructor; test_slides; }
+}
+lane_compiled() {
     want compile && test_compile_paths
     want labs && test_labs
     want answers && test_answers
+}
+lane_fixture() { want fixture && fixture_cpu_tests; }
+
+cpu_tests() {
+    start_builds
+    lane programs lane_programs
+    lane book lane_book
+    lane editions lane_editions
+    lane compiled lane_compiled
+    lane fixture lane_fixture
+    join_lanes
 }
