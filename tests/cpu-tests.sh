@@ -651,10 +651,10 @@ test_book() {
     done
     [ -s build/book.pdf ] || return
     book_txt
-    if grep -n -e '??' -e 'TODO' "$tmp/book.txt" > "$tmp/ph"; then
+    if grep -n -e '??' -e 'TODO' -e '\[not measured\]' "$tmp/book.txt" > "$tmp/ph"; then
         fail "the PDF has no placeholder" "$(head "$tmp/ph")"
     else ok "the PDF has no placeholder"; fi
-    if grep -n -e '??' -e 'TODO' -e '\\R{' build/book.html > "$tmp/ph"
+    if grep -n -e '??' -e 'TODO' -e '\\R{' -e '\[not measured\]' build/book.html > "$tmp/ph"
     then fail "the HTML has no placeholder" "$(head -c 600 "$tmp/ph")"
     else ok "the HTML has no placeholder"; fi
     # The student's book holds no build plumbing: no manifest, no model
@@ -715,12 +715,12 @@ test_instructor() {
     done
     if [ -s build/instructor.pdf ]; then
         pdftotext build/instructor.pdf "$tmp/instr.txt"
-        if grep -n -e '??' -e 'TODO' "$tmp/instr.txt" > "$tmp/ph"; then
+        if grep -n -e '??' -e 'TODO' -e '\[not measured\]' "$tmp/instr.txt" > "$tmp/ph"; then
             fail "the instructor's PDF has no placeholder" "$(head "$tmp/ph")"
         else ok "the instructor's PDF has no placeholder"; fi
     fi
     if [ -s build/instructor.html ]; then
-        if grep -n -e '??' -e 'TODO' -e '\\R{' build/instructor.html > "$tmp/ph"
+        if grep -n -e '??' -e 'TODO' -e '\\R{' -e '\[not measured\]' build/instructor.html > "$tmp/ph"
         then fail "the instructor's HTML has no placeholder" "$(head -c 600 "$tmp/ph")"
         else ok "the instructor's HTML has no placeholder"; fi
     fi
@@ -1049,6 +1049,37 @@ $k: the first GPU's $v1~$unit is quoted"
     done
     [ -z "$bad" ] && ok "the book from $other quotes its own GPU only" \
         || fail "the book from $other quotes its own GPU only" "$bad"
+    # and says what that GPU did not measure, in words, and counts it
+    local n
+    n=$(sed -n 's/^subst: \([0-9]*\) figures\? not measured on this GPU.*/\1/p' "$out/src.log")
+    bad=
+    grep -n '??' "$text" > "$tmp/ph" && bad="$bad $(head -3 "$tmp/ph")"
+    if [ -n "$n" ]; then
+        grep -q '\[not measured\]' "$text" || bad="$bad no figure is marked [not measured];"
+        grep -q "$n figures\? of this edition w[ae][sr]e\? not measured on this GPU" "$text" \
+            || bad="$bad the front matter does not count the $n figures;"
+    fi
+    [ -z "$bad" ] && ok "the book from $other marks what it did not measure (${n:-0} figures), and shows no ??" \
+        || fail "the book from $other marks what it did not measure, and shows no ??" "$bad"
+}
+
+# results.sty: a key the results lack prints [not measured], and
+# \notmeasurednote counts the keys missing (once each) from the last
+# pass; with every key there it says nothing.
+test_not_measured() {
+    local d=$tmp/nm got want
+    mkdir -p "$d"
+    printf '\\resultkey{a.b}{42}\n' > "$d/resultkeys.tex"
+    printf '%s\n' '\documentclass{article}\usepackage{results}\pagestyle{empty}' \
+        '\begin{document}\notmeasurednote\par' \
+        'A \R{a.b}, B \R{no.such}, C \R{no.such}, D \R{no.other}.\end{document}' > "$d/t.tex"
+    (cd "$d" && for i in 1 2; do TEXINPUTS=$OLDPWD/book: pdflatex -interaction=batchmode \
+        t.tex > /dev/null 2>&1; done)
+    got=$(pdftotext "$d/t.pdf" - 2> /dev/null | tr -s '\n\f' '  ')
+    want='2 figures of this edition were not measured on this GPU; each is marked [not measured]. A 42, B [not measured], C [not measured], D [not measured]. '
+    [ "$got" = "$want" ] && ok "a figure the results lack prints [not measured], and the book counts them" \
+        || fail "a figure the results lack prints [not measured], and the book counts them" "got:  $got
+want: $want"
 }
 
 # Lab mode, without a GPU: make labN writes the stub once and builds it,
@@ -1426,8 +1457,8 @@ want: $want $(cat "$out/err")"
 }
 
 # The slides (make slides): a deck per chapter, of several frames, whose
-# numbers are the book's and of which none is missing (??); a key taken
-# away shows as ??, so the check can fail.
+# numbers are the book's and of which none is missing ([not measured]);
+# a key taken away shows so, and the check can fail.
 test_slides() {
     local n bad="" pages head v
     for n in $CHAPTERS; do
@@ -1435,7 +1466,7 @@ test_slides() {
             || { bad="$bad ch$n: no deck;"; continue; }
         pages=$(pdfinfo build/slides/ch$n.pdf 2> /dev/null | awk '/^Pages:/ { print $2 }')
         [ "${pages:-0}" -ge 4 ] || bad="$bad ch$n: $pages frames;"
-        grep -q '??' build/slides/ch$n.md && bad="$bad ch$n: a number is missing (??);"
+        grep -q -e '??' -e '\[not measured\]' build/slides/ch$n.md && bad="$bad ch$n: a number is missing;"
         head=$(man "$n" headline)
         v=$(awk -F'\t' -v k="ch$n.$head.4096.tflops" '$1 == k { print $2 }' build/results.keys)
         [ -z "$v" ] || grep -q "| \\\$4096^3\\\$ | $v |" build/slides/ch$n.md \
@@ -1444,8 +1475,8 @@ test_slides() {
     done
     mkdir -p "$tmp/slides"
     grep -v "^ch2\.4096\.speedup	" build/results.keys > "$tmp/slides/results.keys"
-    book/tools/slides "$tmp/slides" 2 2> /dev/null | grep -q '??' \
-        || bad="$bad a missing key does not show as ??;"
+    book/tools/slides "$tmp/slides" 2 2> /dev/null | grep -q '\[not measured\]' \
+        || bad="$bad a missing key does not show as [not measured];"
     [ -z "$bad" ] && ok "make slides: a deck per chapter, with the book's numbers and none missing" \
         || fail "make slides: a deck per chapter, with the book's numbers and none missing" "$bad"
 }
@@ -1576,6 +1607,7 @@ lane_book() {
     want book && test_book_commands
     want book && test_pdf_chunks
     want book && test_index
+    want book && test_not_measured
     figure_tests
 }
 lane_editions() {

@@ -35,10 +35,11 @@ TREE = {
     'answers/ch1-ex2.run': 'Exercise 2.\n\nsanitize: --size 64\nrun: -s 1\n',
     'answers/ch1.tex': 'the answers as prose\n',
 }
-HEAD = 'chapter,kernel,m,n,k,tflops,pct_cublas,gpu,code_hash\n'
-CH1_ROWS = ['1,naive,1024,1024,1024,1.234,3.21,GPU A',
-            '1,naive,4096,4096,4096,12.345,5.67,GPU A',
-            '1,naive,4096,33,4096,99,99,GPU A', '1,other,4096,4096,4096,5,5,X']
+HEAD = 'chapter,kernel,m,n,k,tflops,pct_cublas,gpu,baseline,code_hash\n'
+CH1_ROWS = ['1,naive,1024,1024,1024,1.234,3.21,GPU A,cublas',
+            '1,naive,4096,4096,4096,12.345,5.67,GPU A,cublas',
+            '1,naive,4096,33,4096,99,99,GPU A,cublas_tf32',
+            '1,other,4096,4096,4096,5,5,X,cublas']
 ANS = ['answers-ch1.csv', 'answers-ncu-ch1.csv', 'answers-san-ch1.csv']
 TITLE1 = 'The naive kernel, one thread'
 
@@ -55,7 +56,7 @@ class Tree(Case):
         self.root = self._tmp.name
         for p, t in TREE.items():
             self.w(p, t)
-        self.w('results/gpu-a/ch0.csv', HEAD + '0,k,1,1,1,1,1,A,%s\n'
+        self.w('results/gpu-a/ch0.csv', HEAD + '0,k,1,1,1,1,1,A,cublas,%s\n'
                % code.hash(0, root=self.root))
         h1 = code.hash(1, root=self.root)
         self.w('results/gpu-a/ch1.csv', HEAD + ''.join(
@@ -320,12 +321,14 @@ class Readme(Tree):
         self.assertEqual(readme.table('results/gpu-a', nws, self.root),
                          '\n'.join(head + [
                              '| 0 | The problem and the harness | -- | -- '
-                             '| -- | -- | -- |',
-                             '| 1 | %s | `naive` | 1.23 | 12.3 | 5.7 | GPU A |'
+                             '| -- | -- | -- | -- |',
+                             '| 1 | %s | `naive` | 1.23 | 12.3 | 5.7 '
+                             '| cuBLAS FP32 | GPU A |'
                              % TITLE1]) + '\n')
         self.assertEqual(readme.table('results/none', nws[1:], self.root)
                          .split('\n')[2],
-                         '| 1 | %s | `naive` | -- | -- | -- | -- |' % TITLE1)
+                         '| 1 | %s | `naive` | -- | -- | -- | -- | -- |'
+                         % TITLE1)
 
     def test_splice(self):
         text = ('# Book\n<!-- results-table:begin -->\nold\nold 2\n'

@@ -119,16 +119,18 @@ class Measured(unittest.TestCase):
         self.run_stage([row()])
         self.assertEqual(
             self.read('table-ch2.tex'),
-            '\\begin{table}[htbp]\n\\centering\n\\caption{Chapter 2: no '
-            'measurements yet; run \\texttt{make bench}.}\\label{tab:ch2}\n'
-            '\\begin{tabular}{c}\n\\toprule\n\\textbf{??} \\\\\n\\bottomrule\n'
+            '\\begin{table}[htbp]\n\\centering\n\\caption{Chapter 2: not '
+            'measured on this GPU; \\texttt{make bench} measures it.}'
+            '\\label{tab:ch2}\n\\begin{tabular}{c}\n\\toprule\n'
+            '\\textbf{[not measured]} \\\\\n\\bottomrule\n'
             '\\end{tabular}\n\\end{table}\n')
 
     def test_no_results_dir(self):
         keys = Keys()
         measured(keys, self.dir, '', ['1'], self.man, {})
         self.assertEqual(list(keys.text), [])
-        self.assertIn('No measurements yet', self.read('progress-plot.tex'))
+        self.assertIn('[not measured]} on this GPU',
+                      self.read('progress-plot.tex'))
         self.assertEqual(self.read('progress.tex').split('\n')[3],
                          '\\caption{Progress: TFLOP/s of the headline '
                          'kernel of each chapter and of cuBLAS.}'

@@ -204,7 +204,8 @@ class Tables(unittest.TestCase):
         self.assertEqual(
             self.read('t.tex'),
             '\\begin{tikzpicture}\\node[draw, align=center, inner sep=1em]'
-            '{\\textbf{??} No trace yet:\\\\run \\texttt{make bench}.};'
+            '{\\textbf{[not measured]} on this GPU:\\\\run '
+            '\\texttt{make bench}.};'
             '\\end{tikzpicture}\n')
 
 

@@ -138,13 +138,20 @@ class Subst(unittest.TestCase):
                 f.write('gpu.name\tH200\n')
             err = io.StringIO()
             with contextlib.redirect_stderr(err):
-                out = subst.subst(['GPU: \\R{gpu.name}, \\R{nope}.',
+                out = subst.subst(['\\notmeasurednote',
+                                   'GPU: \\R{gpu.name}, \\R{nope}.',
                                    '\\begin{lstlisting}', 'x = \\R{gpu.name};',
                                    '\\end{lstlisting}'], d)
-        self.assertEqual(out, ['GPU: H200, \\textbf{??}.', '\\begin{lstlisting}',
+                whole = subst.subst(['\\notmeasurednote', '\\R{gpu.name}'], d)
+        mark = '\\textbf{[not measured]}'
+        self.assertEqual(out, ['1 figure of this edition was not measured on '
+                               'this GPU; each is marked %s.' % mark,
+                               'GPU: H200, %s.' % mark, '\\begin{lstlisting}',
                                'x = \\R{gpu.name};', '\\end{lstlisting}'])
+        self.assertEqual(whole, ['', 'H200'])
         self.assertEqual(err.getvalue(),
-                         'subst: 1 undefined result keys, shown as ??: nope\n')
+                         'subst: 1 figures not measured on this GPU, marked '
+                         '[not measured]: nope\n')
 
 
 if __name__ == '__main__':

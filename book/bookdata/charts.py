@@ -419,7 +419,7 @@ def _plot(val):
     bw = val.get('ceil.copy_tbs', '')
     if peak == '' or bw == '':
         return ('\\begin{tikzpicture}\\node[draw, inner sep=1em]\n'
-                '{\\textbf{??} No measurements yet: run '
+                '{\\textbf{[not measured]} on this GPU: run '
                 '\\texttt{make bench}.};\n'
                 '\\end{tikzpicture}\n')
     if ffma == '':

@@ -219,9 +219,9 @@ def _read(st, keys, files):
 
 _PLACEHOLDER = (
     '\\begin{table}[htbp]\n\\centering\n'
-    '\\caption{Chapter %s: no measurements yet; run \\texttt{make bench}.}'
+    '\\caption{Chapter %s: not measured on this GPU; \\texttt{make bench} measures it.}'
     '\\label{tab:ch%s}\n'
-    '\\begin{tabular}{c}\n\\toprule\n\\textbf{??} \\\\\n\\bottomrule\n'
+    '\\begin{tabular}{c}\n\\toprule\n\\textbf{[not measured]} \\\\\n\\bottomrule\n'
     '\\end{tabular}\n\\end{table}\n')
 _SPREAD_NOTE = (' $\\pm$: half the interquartile range of the timed runs, '
                 'in \\% of the median time.')
@@ -383,7 +383,7 @@ def chart(st):
     plots, xs, ymin, ymax = _plots(st)
     if not plots:
         return ('\\begin{tikzpicture}\\node[draw, align=center, '
-                'inner sep=1em]{\\textbf{??} No measurements yet:\\\\run '
+                'inner sep=1em]{\\textbf{[not measured]} on this GPU:\\\\run '
                 '\\texttt{make bench}.};\\end{tikzpicture}\n')
     xl = _ind_num_asc(xs)
     for i, m in enumerate(xl):

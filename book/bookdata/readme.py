@@ -25,34 +25,42 @@ def chapter_title(nw):
     return ''
 
 
+# The cuBLAS a row is compared with, by the CSV's column baseline.
+BASELINES = {'cublas': 'cuBLAS FP32', 'cublas_tf32': 'cuBLAS TF32',
+             'cublas_bf16': 'cuBLAS BF16'}
+
+
 def table(res, nws, root=manifest.ROOT):
     """Markdown: one row per chapter: its title, headline kernel, its
-    TFLOP/s at 1024 and 4096 (m=n=k), % of its cuBLAS at 4096, GPU."""
+    TFLOP/s at 1024 and 4096 (m=n=k), % of its cuBLAS at 4096 and which
+    cuBLAS that is, GPU."""
     out = ['| Ch. | Title | Kernel | TFLOP/s @1024 | TFLOP/s @4096 '
-           '| % of cuBLAS @4096 | GPU |',
-           '|---:|---|---|---:|---:|---:|---|']
+           '| % of cuBLAS @4096 | baseline | GPU |',
+           '|---:|---|---|---:|---:|---:|---|---|']
     for nw in nws:
         n = os.path.basename(nw)[2:-3]
         title = chapter_title(os.path.join(root, nw))
         head = manifest.load(n, root)['headline']
         csv = os.path.join(root, res, 'ch%s.csv' % n) if res else ''
         if not csv or not os.path.isfile(csv) or not head:
-            out.append('| %s | %s | %s | -- | -- | -- | -- |'
+            out.append('| %s | %s | %s | -- | -- | -- | -- | -- |'
                        % (n, title, '`%s`' % head if head else '--'))
             continue
-        tf, pc, gpu = {}, {}, ''
+        tf, pc, base, gpu = {}, {}, {}, ''
         for r in csvio.read(csv):
             if r['kernel'] != head:
                 continue
             gpu = r['gpu']
             if r['m'] == r['n'] == r['k']:
                 tf[r['m']], pc[r['m']] = r['tflops'], r['pct_cublas']
+                base[r['m']] = BASELINES.get(r['baseline'], r['baseline'])
 
         def cell(v, how=''):
             return '--' if v == '' else fmt(v, how)
-        out.append('| %s | %s | `%s` | %s | %s | %s | %s |' % (
+        out.append('| %s | %s | `%s` | %s | %s | %s | %s | %s |' % (
             n, title, head, cell(tf.get('1024', '')), cell(tf.get('4096', '')),
-            cell(pc.get('4096', ''), 'pct'), gpu or '--'))
+            cell(pc.get('4096', ''), 'pct'), base.get('4096', '--'),
+            gpu or '--'))
     return '\n'.join(out) + '\n'
 
 

@@ -483,7 +483,7 @@ def _sweep_chart(ks, ss, dims, p):
 # -- a trace of timed steps -----------------------------------------------
 
 NO_TRACE = ('\\begin{tikzpicture}\\node[draw, align=center, inner sep=1em]'
-            '{\\textbf{??} No trace yet:\\\\run \\texttt{make bench}.};'
+            '{\\textbf{[not measured]} on this GPU:\\\\run \\texttt{make bench}.};'
             '\\end{tikzpicture}\n')
 
 

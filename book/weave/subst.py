@@ -5,17 +5,16 @@ book/results.sty would typeset, for the HTML book (pandoc cannot look keys
 up).  Usage: python3 -m weave.subst OUTDIR (book/tools/subst OUTDIR): it
 reads OUTDIR/results.keys and OUTDIR/res/*.tex, written by
 book/tools/bookdata keys.  Code (lstlisting, verbatim) is left alone.  A
-key that results.keys lacks prints as \\textbf{??}, and stderr lists the
-keys.
-
-(A port of the awk program that book/tools/subst was; its output is the
-same byte for byte.)
+key that results.keys lacks prints as results.sty's \\notmeasured does,
+\\notmeasurednote becomes the sentence that counts them (or nothing),
+and stderr lists the keys.
 """
 import re
 import sys
 
 from . import ENC, ERR, main, read_file
 
+NOT_MEASURED = '\\textbf{[not measured]}'
 _CMD = re.compile(r'\\R\{[^}]*\}|\\resultstable\{[0-9]+\}|\\sweeptable\{[0-9]+\}'
                   r'|\\sweepchart\{[0-9]+\}|\\suitetable\{[0-9]+\}'
                   r'|\\suitechart\{[0-9]+\}|\\sassexcerpt\{[0-9]+\}\{[a-z0-9_]+\}'
@@ -70,11 +69,11 @@ class Subst:
                 return self.val[k]
             if k not in self.undef:
                 self.undef.append(k)
-            return '\\textbf{??}'
+            return NOT_MEASURED
         if m.startswith('\\sassexcerpt'):
             q = re.split(r'[{}]', m)
             t = self.res('sass-ch' + q[1] + '-' + q[3] + '.tex')
-            return '\n' + t if t else '\\textbf{??}'
+            return '\n' + t if t else NOT_MEASURED
         n = re.sub(r'[^0-9]', '', m)
         if m.startswith('\\sweepchart'):
             return SWEEPCHART.replace('{n}', n)
@@ -82,19 +81,19 @@ class Subst:
             return SUITECHART.replace('{n}', n)
         if m.startswith('\\suitetable'):
             t = self.res('suite-ch' + n + '-html.tex')
-            return '\n' + t if t else '\\textbf{??} No shape suite measured for chapter ' + n + '.'
+            return '\n' + t if t else NOT_MEASURED + ' No shape suite measured for chapter ' + n + ' on this GPU.'
         if m.startswith('\\sweeptable'):
             t = self.res('sweep-ch' + n + '.tex')
             # in the PDF an inline table; pandoc knows the table float
             t = t.replace('\\begin{center}', '\\begin{table}\\centering', 1)
             t = t.replace('\\captionof{table}', '\\caption', 1)
             t = t.replace('\\end{center}', '\\end{table}', 1)
-            return '\n' + t if t else '\\textbf{??} No tuning sweep for chapter ' + n + '.'
+            return '\n' + t if t else NOT_MEASURED + ' No tuning sweep for chapter ' + n + ' on this GPU.'
         if m.startswith('\\resultstable'):
             t = self.res('table-ch' + n + '.tex')
-            return '\n' + t if t else '\\textbf{??} No measurements for chapter ' + n + '.'
+            return '\n' + t if t else NOT_MEASURED + ' No measurements for chapter ' + n + ' on this GPU.'
         t = self.res('progress.tex')
-        return '\n' + t if t else '\\textbf{??}'
+        return '\n' + t if t else NOT_MEASURED
 
     def line(self, s):
         r = []
@@ -133,9 +132,17 @@ def subst(lines, out):
     are listed on stderr."""
     su = Subst(out)
     res = su.lines(lines)
+    n = len(su.undef)
+    note = ('%d %s of this edition %s not measured on this GPU; each is '
+            'marked %s.' % (n, 'figure' if n == 1 else 'figures',
+                            'was' if n == 1 else 'were', NOT_MEASURED)
+            if n else '')
+    res = [s.replace('\\notmeasurednote', note) for s in res]
     if su.undef:
-        msg = ('subst: %d undefined result keys, shown as ??:%s\n'
-               % (len(su.undef), ''.join(' ' + k for k in su.undef)))
+        msg = ('subst: %d figures not measured on this GPU, marked '
+               '[not measured]:%s\n'
+               % (n, ''.join(' ' + k for k in su.undef[:8])
+                  + (' ...' if n > 8 else '')))
         err = getattr(sys.stderr, 'buffer', None)
         if err is None:
             sys.stderr.write(msg)
