@@ -15,7 +15,7 @@ is stale: its table marks it with a dagger.
 import os
 import re
 
-from . import csvio
+from . import csvio, runs
 from .awk import gt, isnum, looks_numeric, num, numstr, tex
 from .charts import chart_color, chart_colors, chart_mark, chart_open, \
     chart_ticks, power
@@ -72,6 +72,7 @@ class _State:
         self.cell = {}        # id -> {'spread', 'prec', 'noise', ...}
         self.mixed, self.stale, self.seen = set(), set(), {}
         self.chdate, self.library = {}, set()
+        self.runs = {}        # ch -> the most runs of one of its rows
 
 
 def _files(out, res, chapters, man):
@@ -141,6 +142,9 @@ def _row_keys(keys, p, r):
         keys.put(p + 'max_error', r['max_error'], 'err')
     if gt(r['setup_ms'], 0):
         keys.put(p + 'setup_ms', r['setup_ms'])
+    if r['runs'] != '':
+        keys.put(p + 'runs', r['runs'], 'int')
+        keys.put(p + 'pct_cublas_spread_pct', r['pct_cublas_spread'], '%.1f')
 
 
 def _noise(r, c, prec, m, n, k):
@@ -183,6 +187,8 @@ def _row(st, keys, r):
         st.mixed.add(ch)
     c['noise'] = _noise(r, c, prec, m, n, k)
     c['tflops'], c['check'] = r['tflops'], r['check']
+    if r['runs'] != '':
+        st.runs[ch] = max(st.runs.get(ch, 1), int(r['runs']))
     # a hash that looks like a number compares as one, as in awk
     c['stale'] = ch in st.hashes and not _eq(r['code_hash'], st.hashes[ch])
     if c['stale']:
@@ -204,7 +210,10 @@ def _read(st, keys, files):
     # fields this stage formats but never compares.
     for path in files:
         t = csvio.read(path)
-        for r in t.rows:
+        rows = t.rows
+        if re.search(r'/ch[0-9]+\.csv$', path):
+            rows = runs.merge(rows)     # several runs: one row each
+        for r in rows:
             if _later(r['date'], st.lastdate):
                 st.lastdate = r['date']
             if re.search(r'ceilings\.csv$', path):
@@ -225,6 +234,10 @@ _PLACEHOLDER = (
     '\\end{tabular}\n\\end{table}\n')
 _SPREAD_NOTE = (' $\\pm$: half the interquartile range of the timed runs, '
                 'in \\% of the median time.')
+_RUNS_NOTE = (' Each figure is the median of %d runs, separate processes; '
+              '$\\pm$: the larger of half the interquartile range of the '
+              'timed repetitions within a run and half the range of the '
+              'runs, in \\% of the median time.')
 _NOISE_NOTE = (
     ' $^\\ddagger$\\,Faster than cuBLAS by less than the times vary: below '
     '$2048^3$ the time of cuBLAS itself varies more than that from run to '
@@ -291,7 +304,8 @@ def _caption(st, ch, ids):
     name, date = tex(st.gpu['name']), st.chdate.get(ch) or ''
     s = '\\caption{Chapter %s measured on the %s, %s.' % (ch, name, date)
     if any('spread' in st.cell[i] for i in ids):
-        s += _SPREAD_NOTE
+        s += _SPREAD_NOTE if st.runs.get(ch, 1) < 2 else \
+            _RUNS_NOTE % st.runs[ch]
     if any(st.cell[i]['noise'] for i in ids):
         s += _NOISE_NOTE
     if ch in st.stale:

@@ -2,7 +2,7 @@
 import os
 import re
 
-from . import csvio, manifest
+from . import csvio, manifest, runs
 from .awk import fmt
 
 
@@ -47,7 +47,7 @@ def table(res, nws, root=manifest.ROOT):
                        % (n, title, '`%s`' % head if head else '--'))
             continue
         tf, pc, base, gpu = {}, {}, {}, ''
-        for r in csvio.read(csv):
+        for r in runs.merge(csvio.read(csv).rows):
             if r['kernel'] != head:
                 continue
             gpu = r['gpu']

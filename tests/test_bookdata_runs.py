@@ -1,0 +1,60 @@
+"""bookdata.runs: several runs of a measurement as one row."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'book'))
+from bookdata import runs  # noqa: E402
+from bookdata.csvio import Row  # noqa: E402
+
+
+def row(run, ms, q1, q3, cms, pct, err='1.0e-06', check='ok', kernel='k'):
+    return Row(chapter='9', kernel=kernel, m='4096', n='4096', k='4096',
+               alpha='1', beta='0', ms=ms, tflops='%.4f' % (137.4 / float(ms)),
+               ms_q1=q1, ms_q3=q3, cublas_ms=cms, cublas_ms_q1=cms,
+               cublas_ms_q3=cms, cublas_tflops='%.4f' % (137.4 / float(cms)),
+               pct_cublas=pct, error=err, max_error=err, check=check,
+               run=run)
+
+
+class Merge(unittest.TestCase):
+    def test_one_run_as_it_is(self):
+        rows = [row('1', '3.0', '2.99', '3.01', '2.8', '93.33'),
+                row('', '3.0', '2.99', '3.01', '2.8', '93.33', kernel='j')]
+        self.assertEqual(runs.merge(rows), rows)
+        self.assertEqual(runs.merge(rows[:1]), rows[:1])
+
+    def test_three_runs(self):
+        rows = [row('1', '3.00', '2.99', '3.01', '2.80', '93.33'),
+                row('2', '3.30', '3.29', '3.31', '2.75', '83.33',
+                    err='2.0e-06'),
+                row('3', '3.10', '3.09', '3.11', '2.90', '93.55',
+                    check='FAIL'),
+                row('1', '1.0', '0.9', '1.1', '1.0', '100', kernel='j'),
+                row('2', '1.0', '0.9', '1.1', '1.0', '100', kernel='j')]
+        k, j = runs.merge(rows)
+        self.assertEqual((k['kernel'], j['kernel']), ('k', 'j'))
+        # each figure the median run's text, chosen on its own
+        self.assertEqual((k['ms'], k['tflops']), ('3.10', rows[2]['tflops']))
+        self.assertEqual(k['cublas_ms'], '2.80')
+        self.assertEqual(k['pct_cublas'], '93.33')
+        self.assertEqual((k['error'], k['check'], k['runs']),
+                         ('2.0e-06', 'FAIL', '3'))
+        # between runs: half of 3.30 - 3.00 in % of 3.10, above the
+        # within-run 0.33 %
+        between = 50 * 0.30 / 3.10
+        self.assertAlmostEqual(runs.spread(rows[:3], 'ms', 'ms_q1', 'ms_q3'),
+                               between)
+        self.assertAlmostEqual(
+            50 * (float(k['ms_q3']) - float(k['ms_q1'])) / float(k['ms']),
+            between, places=3)
+        self.assertEqual(k['pct_cublas_spread'],
+                         '%.2f' % (50 * (93.55 - 83.33) / 93.33))
+        # within a run larger than between: the within-run spread
+        self.assertAlmostEqual(
+            50 * (float(j['ms_q3']) - float(j['ms_q1'])) / float(j['ms']),
+            10.0, places=3)
+
+
+if __name__ == '__main__':
+    unittest.main()
