@@ -693,10 +693,15 @@ test_book() {
     else ok "no line, of code or prose, runs into the margin"; fi
     for n in $CHAPTERS; do
         head=$(man "$n" headline)
+        # (of several runs, the rate of the run of the median time)
         rate=$(book/tools/csvq -v kn="$head" '
             csv_row() { next }
-            F("kernel") == kn && F("m") == 4096 && F("n") == 4096 && F("k") == 4096 { v = F("tflops") }
-            END { print v }' "$RESULTS/ch$n.csv" 2>/dev/null)
+            F("kernel") == kn && F("m") == 4096 && F("n") == 4096 && F("k") == 4096 {
+                if (F("run") == "") c = 0
+                ms[++c] = F("ms") + 0; tf[c] = F("tflops") }
+            END { for (i = 1; i <= c; i++) { below = 0
+                      for (j = 1; j <= c; j++) below += ms[j] < ms[i] || (ms[j] == ms[i] && j < i)
+                      if (below == int(c / 2)) print tf[i] } }' "$RESULTS/ch$n.csv" 2>/dev/null)
         [ -z "$rate" ] || rate=$(book/tools/bookdata fmt "$rate")
         if [ -z "$rate" ]; then
             fail "ch$n: the PDF quotes its measured 4096 rate" "no 4096 row of $head"

@@ -100,18 +100,19 @@ fixture_gpu_tests() {
         skip "fixture: this GPU cannot run sm_90a code"; return
     fi
     # make bench measures it: every kernel beside its own cuBLAS baseline.
-    out=$(cd "$dir" && rm -rf results && fx_make NO_TANGLE=1 bench BENCH_CHAPTERS=$FIXTURE \
-          BENCH_SIZES=256,1111 2>&1)
+    out=$(cd "$dir" && rm -rf results && BENCH_RUNS=2 fx_make NO_TANGLE=1 bench \
+          BENCH_CHAPTERS=$FIXTURE BENCH_SIZES=256,1111 2>&1)
     csv=$(ls "$dir"/results/*/ch$FIXTURE.csv 2>/dev/null | head -1)
     if [ -n "$csv" ] && book/tools/csvq '
         csv_row() { next }
         { n++; b[F("kernel")] = F("precision") "/" F("baseline") "/" F("check")
-          if (!isnum(F("setup_ms"))) bad = 1 }
-        END { exit !(n == 8 && !bad && b["tile64"] == "fp32/cublas/ok" \
+          if (!isnum(F("setup_ms"))) bad = 1
+          runs[F("run")]++ }
+        END { exit !(n == 16 && runs[1] == 8 && runs[2] == 8 && !bad && b["tile64"] == "fp32/cublas/ok" \
                      && b["tf32"] == "tf32/cublas_tf32/ok" \
                      && b["bf16"] == "bf16/cublas_bf16/ok") }' "$csv"
-    then ok "fixture: make bench measures each kernel beside its own baseline"
-    else fail "fixture: make bench measures each kernel beside its own baseline" \
+    then ok "fixture: make bench measures each kernel beside its own baseline, in two runs"
+    else fail "fixture: make bench measures each kernel beside its own baseline, in two runs" \
               "$out"$'\n'"$(cat "$csv" 2>/dev/null)"; fi
     # A TF32 and a BF16 result: their error is that of their precision,
     # above FP32's bound and within their own; a planted wrong element fails.

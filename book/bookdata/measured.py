@@ -237,7 +237,7 @@ _SPREAD_NOTE = (' $\\pm$: half the interquartile range of the timed runs, '
 _RUNS_NOTE = (' Each figure is the median of %d runs, separate processes; '
               '$\\pm$: the larger of half the interquartile range of the '
               'timed repetitions within a run and half the range of the '
-              'runs, in \\% of the median time.')
+              'runs, in \\%% of the median time.')
 _NOISE_NOTE = (
     ' $^\\ddagger$\\,Faster than cuBLAS by less than the times vary: below '
     '$2048^3$ the time of cuBLAS itself varies more than that from run to '
