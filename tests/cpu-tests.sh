@@ -1461,6 +1461,25 @@ test_verdicts() {
 want: $want $(cat "$out/err")"
 }
 
+# No comparison of two measured figures that the book prints as a
+# difference lies inside their spreads between runs, as tests/beyond-spread
+# computes them from the CSV files alone; a planted one fails.
+test_beyond_spread() {
+    local d=$tmp/beyond out
+    mkdir -p "$d/res"
+    printf '%s\n' 'chapter,kernel,m,n,k,alpha,beta,tflops,run' \
+        1,a,64,64,64,1,0,10.0,1 1,a,64,64,64,1,0,10.5,2 1,a,64,64,64,1,0,9.6,3 \
+        1,b,64,64,64,1,0,10.1,1 1,b,64,64,64,1,0,9.9,2 1,b,64,64,64,1,0,10.0,3 > "$d/res/ch1.csv"
+    printf '1\tcompare.t_x\tch1.a.64.tflops ; ch1.b.64.tflops ; 0.1 ; 0.1\n' > "$d/manifest.tsv"
+    printf 'compare.t_x\tfaster than\n' > "$d/results.keys"
+    if out=$(tests/beyond-spread build "$RESULTS" 2>&1) \
+       && ! tests/beyond-spread "$d" "$d/res" > /dev/null 2>&1; then
+        ok "no comparison names an effect inside its spread between runs ($out)"
+    else fail "no comparison names an effect inside its spread between runs" \
+              "$out$(tests/beyond-spread "$d" "$d/res" > /dev/null 2>&1 && echo '
+(a planted comparison inside the spread passes)')"; fi
+}
+
 # The slides (make slides): a deck per chapter, of several frames, whose
 # numbers are the book's and of which none is missing ([not measured]);
 # a key taken away shows so, and the check can fail.
@@ -1602,6 +1621,7 @@ lane_programs() {
     want results && test_models
     want results && test_gpu_figures
     want results && test_verdicts
+    want results && test_beyond_spread
     want book && test_other_gpu
     want readme && test_readme
 }
