@@ -426,7 +426,10 @@ def _plot(val):
         ffma = peak
     pts = _points(val)
     xmin, xmax, ymin = _ranges(pts)
-    r = _Roof(xmin, xmax, ymin, 2.6 * num(peak), peak, bw)
+    # the top: above FP32's peak, and above every point (the tensor
+    # cores' chapters run past FP32's roof)
+    ymax = max([2.6 * num(peak)] + [1.6 * num(p['y']) for p in pts])
+    r = _Roof(xmin, xmax, ymin, ymax, peak, bw)
     s = _head(r, peak, ffma, bw)
     groups = _groups(r, pts)
     # lone points beside themselves where they can, then the lists of the
