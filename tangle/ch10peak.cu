@@ -47,10 +47,12 @@ static int cmp_double(const void *x, const void *y)
     return u < v ? -1 : u > v;
 }
 
+enum { RUNS = 21 };               /* timed launches of each ceiling */
+
 /* TFLOP/s of RUNS launches: median, lowest, highest */
 static void time_peak(int bf16, int sms, float *out, double tf[3])
 {
-    enum { RUNS = 21, WARPS = 16, ITERS = 8192 };
+    enum { WARPS = 16, ITERS = 8192 };
     double flops = 2.0 * 16 * 8 * (bf16 ? 16 : 8) * 8 * ITERS
                    * WARPS * sms;
     double got[RUNS];
@@ -79,21 +81,55 @@ static void time_peak(int bf16, int sms, float *out, double tf[3])
     CHECK(cudaEventDestroy(e1));
 }
 
+#define PEAK_COLUMNS(X)                                                    \
+    X(chapter, "%d", 10)                  /* the chapter */                \
+    X(name, "%s", peak_name[bf16])        /* the ceiling's name */         \
+    X(what, "%s", peak_what[bf16])        /* the instruction it times */   \
+    X(tflops, "%.1f", tf[0])              /* median of the runs */         \
+    X(tflops_min, "%.1f", tf[1])          /* slowest run */                \
+    X(tflops_max, "%.1f", tf[2])          /* fastest run */                \
+    X(runs, "%d", RUNS)                   /* timed runs in this process */ \
+    X(gpu, "%s", prop.name)               /* the GPU's name */             \
+    X(sms, "%d", sms)                     /* its SMs */                    \
+    X(clock_mhz, "%d", clock_khz / 1000)  /* its boost clock */            \
+    X(driver, "%s", version)              /* the driver's CUDA version */  \
+    X(date, "%s", date)                   /* the day of the run, UTC */    \
+    X(commit, "%s", commit)               /* source revision */            \
+    X(code_hash, "%s", hash)              /* the code */                   \
+    X(run, "%s", run)                     /* which of the runs */
+
+static const char *peak_name[2] = { "mma_tf32", "mma_bf16" };
+static const char *peak_what[2] = { "mma.sync m16n8k8 TF32 with FP32 sums",
+                                    "mma.sync m16n8k16 BF16 with FP32 sums" };
+
 int main(int argc, char **argv)
 {
-    int csv = 0, n = 0, sms;
+    int csv = 0, list = 0, parse_only = 0, n = 0, sms;
     struct cudaDeviceProp prop;
-    if (argc == 2 && !strcmp(argv[1], "--help")) {
-        printf("usage: %s [--csv]\nmeasures mma.sync m16n8k8 TF32 and "
-               "m16n8k16 BF16 on operands in registers\n", progname);
-        return 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help")) {
+            printf("usage: %s [--csv] [--list] [--parse-only]\nmeasures "
+                   "mma.sync m16n8k8 TF32 and m16n8k16 BF16 on operands "
+                   "in registers\n", progname);
+            return 0;
+        } else if (!strcmp(argv[i], "--csv")) {
+            csv = 1;
+        } else if (!strcmp(argv[i], "--list")) {
+            list = 1;
+        } else if (!strcmp(argv[i], "--parse-only")) {
+            parse_only = 1;
+        } else {
+            fprintf(stderr, "%s: unknown argument '%s' (try --help)\n",
+                    progname, argv[i]);
+            return 2;
+        }
     }
-    if (argc == 2 && !strcmp(argv[1], "--csv"))
-        csv = 1;
-    else if (argc > 1) {
-        fprintf(stderr, "%s: unknown argument '%s' (try --help)\n",
-                progname, argv[1]);
-        return 2;
+    if (parse_only)
+        return 0;
+    if (list) {
+        for (int i = 0; i < 2; i++)
+            printf("%-9s %s\n", peak_name[i], peak_what[i]);
+        return 0;
     }
     if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
         fprintf(stderr, "%s: no CUDA GPU is available (%s)\n", progname,
@@ -109,31 +145,41 @@ int main(int argc, char **argv)
     }
     float *out;
     int clock_khz, driver;
-    char date[32];
+    char date[32], version[32];
     time_t now = time(NULL);
-    const char *commit = getenv("BOOK_COMMIT"), *hash = getenv("BOOK_CODE_HASH");
+    const char *commit = getenv("BOOK_COMMIT");
+    const char *hash = getenv("BOOK_CODE_HASH");
+    const char *run = getenv("BOOK_RUN"), *sep = "";
+    commit = commit && *commit ? commit : "unknown";
+    hash = hash && *hash ? hash : "unknown";
+    run = run && *run ? run : "1";
     sms = prop.multiProcessorCount;
     CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
     CHECK(cudaDriverGetVersion(&driver));
+    snprintf(version, sizeof version, "cuda-%d.%d", driver / 1000,
+             driver % 1000 / 10);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     CHECK(cudaMalloc((void **)&out, sizeof(float)));
-    if (csv)
-        printf("chapter,name,what,tflops,tflops_min,tflops_max,runs,gpu,sms,"
-               "clock_mhz,driver,date,commit,code_hash\n");
+    if (csv) {
+    #define NAME(name, format, value) printf("%s" #name, sep), sep = ",";
+        PEAK_COLUMNS(NAME)
+    #undef NAME
+        printf("\n");
+    }
     for (int bf16 = 0; bf16 < 2; bf16++) {
         double tf[3];
-        const char *name = bf16 ? "mma_bf16" : "mma_tf32";
-        const char *what = bf16 ? "mma.sync m16n8k16 BF16 with FP32 sums"
-                                : "mma.sync m16n8k8 TF32 with FP32 sums";
         time_peak(bf16, sms, out, tf);
-        if (csv)
-            printf("10,%s,%s,%.1f,%.1f,%.1f,21,%s,%d,%d,cuda-%d.%d,%s,%s,%s\n",
-                   name, what, tf[0], tf[1], tf[2], prop.name, sms,
-                   clock_khz / 1000, driver / 1000, driver % 1000 / 10, date,
-                   commit ? commit : "unknown", hash ? hash : "unknown");
-        else
-            printf("%-9s %6.1f TFLOP/s (%.1f-%.1f over 21 runs)  %s\n", name,
-                   tf[0], tf[1], tf[2], what);
+        if (csv) {
+            sep = "";
+    #define VALUE(name, format, value) printf("%s" format, sep, value), sep = ",";
+            PEAK_COLUMNS(VALUE)
+    #undef VALUE
+            printf("\n");
+        } else {
+            printf("%-9s %6.1f TFLOP/s (%.1f-%.1f over %d runs)  %s\n",
+                   peak_name[bf16], tf[0], tf[1], tf[2], (int)RUNS,
+                   peak_what[bf16]);
+        }
     }
     CHECK(cudaFree(out));
     return 0;

@@ -56,6 +56,43 @@ static struct timing time_gpu(step_fn *f, void *arg, int reps)
 static int csv;
 static char gpu_name[256];
 
+#define JOB_COLUMNS(X)                                                     \
+    X(chapter, "%d", 13)                  /* the chapter */                \
+    X(name, "%s", name)                   /* the measurement */            \
+    X(what, "%s", what)                   /* what it is */                 \
+    X(ms, "%.4f", t.ms)                   /* median time, ms */            \
+    X(ms_q1, "%.4f", t.q[0])              /* first quartile */             \
+    X(ms_q3, "%.4f", t.q[1])              /* third quartile */             \
+    X(gbs, "%.2f", gbs)                   /* bytes moved / time, GB/s */   \
+    X(runs, "%d", t.runs)                 /* timed runs in this process */ \
+    X(check, "%s", check)                 /* ok, FAIL or - */              \
+    X(gpu, "%s", gpu_name)                /* the GPU's name */             \
+    X(date, "%s", date)                   /* the day of the run, UTC */    \
+    X(commit, "%s", from_env("BOOK_COMMIT")) /* source revision */         \
+    X(code_hash, "%s", from_env("BOOK_CODE_HASH")) /* the code */          \
+    X(run, "%s", run_number())            /* which of the runs */
+
+static const char *from_env(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : "unknown";
+}
+
+static const char *run_number(void)
+{
+    const char *v = getenv("BOOK_RUN");
+    return v && *v ? v : "1";
+}
+
+static void print_header(void)
+{
+    const char *sep = "";
+#define NAME(name, format, value) printf("%s" #name, sep), sep = ",";
+    JOB_COLUMNS(NAME)
+#undef NAME
+    printf("\n");
+}
+
 static void print_row(const char *name, const char *what,
                       struct timing t, double bytes, const char *check)
 {
@@ -67,14 +104,13 @@ static void print_row(const char *name, const char *what,
         return;
     }
     char date[16];
+    const char *sep = "";
     time_t now = time(NULL);
-    const char *commit = getenv("BOOK_COMMIT");
-    const char *hash = getenv("BOOK_CODE_HASH");
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-    printf("13,%s,%s,%.4f,%.4f,%.4f,%.2f,%d,%s,%s,%s,%s,%s\n", name, what,
-           t.ms, t.q[0], t.q[1], gbs, t.runs, check, gpu_name, date,
-           commit && *commit ? commit : "unknown",
-           hash && *hash ? hash : "unknown");
+#define VALUE(name, format, value) printf("%s" format, sep, value), sep = ",";
+    JOB_COLUMNS(VALUE)
+#undef VALUE
+    printf("\n");
     fflush(stdout);
 }
 struct copy_arg { void *dst, *src, *dst2, *src2; size_t bytes; };
@@ -427,16 +463,26 @@ static int measure_small(int s, int threads)
     CUDA_CHECK(cudaFree(b.dc));
     return failures;
 }
+#define EVENT_COLUMNS(X)                                                   \
+    X(flow, "%s", flow)                   /* serial or overlapped */       \
+    X(lane, "%s", lane[t->lane[i]])       /* copy in, multiply, copy out */\
+    X(panel, "%d", t->panel[i])           /* the panel, -1 for B */        \
+    X(start_ms, "%.4f", s)                /* from the first step, ms */    \
+    X(end_ms, "%.4f", e)                  /* (the step's end) */
+
 static void print_trace(const char *flow, struct trace *t)
 {
     static const char *lane[3] = { "copy in", "multiply", "copy out" };
     float s, e;
     CUDA_CHECK(cudaDeviceSynchronize());
     for (int i = 0; i < t->steps; i++) {
+        const char *sep = "";
         CUDA_CHECK(cudaEventElapsedTime(&s, t->start[0], t->start[i]));
         CUDA_CHECK(cudaEventElapsedTime(&e, t->start[0], t->stop[i]));
-        printf("%s,%s,%d,%.4f,%.4f\n", flow, lane[t->lane[i]],
-               t->panel[i], s, e);
+#define VALUE(name, format, value) printf("%s" format, sep, value), sep = ",";
+        EVENT_COLUMNS(VALUE)
+#undef VALUE
+        printf("\n");
     }
 }
 
@@ -448,7 +494,11 @@ static void trace_jobs(void)
         CUDA_CHECK(cudaEventCreate(&t.start[i]));
         CUDA_CHECK(cudaEventCreate(&t.stop[i]));
     }
-    printf("flow,lane,panel,start_ms,end_ms\n");
+    const char *sep = "";
+#define NAME(name, format, value) printf("%s" #name, sep), sep = ",";
+    EVENT_COLUMNS(NAME)
+#undef NAME
+    printf("\n");
     for (int f = 0; f < 2; f++) {
         for (int r = 0; r < 2; r++) {      /* a warm-up, then the trace */
             t.steps = 0;
@@ -466,21 +516,45 @@ int main(int argc, char **argv)
     int n = 0, events = 0, failures = 0;
     struct cudaDeviceProp prop;
     harness_name(argv[0]);
-    if (argc == 2 && !strcmp(argv[1], "--help")) {
-        printf("usage: %s [--csv | --events]\nmeasures the link, allocations,"
-               " the overlapped job's panels, and small products on the CPU"
-               "\nand the GPU; --events prints a trace of a 4096^3 job\n",
-               progname);
-        return 0;
+    int list = 0, parse_only = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help")) {
+            printf("usage: %s [--csv | --events] [--list] [--parse-only]\n"
+                   "measures the link, allocations, the overlapped job's "
+                   "panels, and small\nproducts on the CPU and the GPU; "
+                   "--events prints a trace of a 4096^3 job\n", progname);
+            return 0;
+        } else if (!strcmp(argv[i], "--csv")) {
+            csv = 1;
+        } else if (!strcmp(argv[i], "--events")) {
+            events = 1;
+        } else if (!strcmp(argv[i], "--list")) {
+            list = 1;
+        } else if (!strcmp(argv[i], "--parse-only")) {
+            parse_only = 1;
+        } else {
+            fprintf(stderr, "%s: unknown argument '%s' (try --help)\n",
+                    progname, argv[i]);
+            return 2;
+        }
     }
-    if (argc == 2 && !strcmp(argv[1], "--csv"))
-        csv = 1;
-    else if (argc == 2 && !strcmp(argv[1], "--events"))
-        events = 1;
-    else if (argc > 1) {
-        fprintf(stderr, "%s: unknown argument '%s' (try --help)\n", progname,
-                argv[1]);
+    if (csv && events) {
+        fprintf(stderr, "%s: --csv and --events print different files; "
+                "give one\n", progname);
         return 2;
+    }
+    if (parse_only)
+        return 0;
+    if (list) {
+        printf("link      64 MiB each way, pageable and pinned (h2d_*, d2h_*,"
+               " both_pinned)\n"
+               "alloc     allocating and freeing 1024^2 and 4096^2 floats "
+               "(alloc_*)\n"
+               "panels    the overlapped job at 1024^3 and 4096^3, 1 to 32 "
+               "panels (panels_*)\n"
+               "small     32^3 to 512^3 on the CPU and the GPU (cpu_*, "
+               "cpumt_*, job_*,\n          batch_*, resident_*)\n");
+        return 0;
     }
     if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
         fprintf(stderr, "%s: no CUDA GPU is available (%s)\n", progname,
@@ -502,8 +576,7 @@ int main(int argc, char **argv)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int threads = cores < 1 ? 1 : cores > 256 ? 256 : (int)cores;
     if (csv)
-        printf("chapter,name,what,ms,ms_q1,ms_q3,gbs,runs,check,gpu,date,"
-               "commit,code_hash\n");
+        print_header();
     measure_link();
     measure_alloc(1024);
     measure_alloc(4096);

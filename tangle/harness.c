@@ -923,15 +923,51 @@ static const char *env_or(const char *name, const char *dflt)
     return v && *v ? v : dflt;
 }
 
+#define REPORT_COLUMNS(X)                                                  \
+    X(chapter, "%d", ch->number)          /* the chapter's number */       \
+    X(kernel, "%s", r->kn->name)          /* the kernel's name */          \
+    X(precision, "%s", precision_name[prec]) /* fp32, tf32, bf16, ... */   \
+    X(m, "%d", r->s.m)                    /* rows of A and C */            \
+    X(n, "%d", r->s.n)                    /* columns of B and C */         \
+    X(k, "%d", r->s.k)                    /* columns of A, rows of B */    \
+    X(alpha, "%g", o->alpha)              /* C = alpha A B + beta C */     \
+    X(beta, "%g", o->beta)                /* (see alpha) */                \
+    X(ms, "%.4f", r->ms)                  /* median time, ms */            \
+    X(tflops, "%.4f", tf)                 /* 2MNK / ms */                  \
+    X(baseline, "%s", baseline[prec].name) /* cuBLAS routine, same run */  \
+    X(cublas_ms, "%.4f", r->cublas_ms)    /* its median time, ms */        \
+    X(cublas_tflops, "%.4f", cf)          /* its rate */                   \
+    X(pct_cublas, "%.2f", 100 * tf / cf)  /* tflops / cublas_tflops, % */  \
+    X(pct_peak, "%s", prec == FP32 ? peak : "") /* of the FP32 peak, % */  \
+    X(error, "%s", err)                   /* relative error vs float64 */  \
+    X(max_error, "%s", maxerr)            /* worst element's error */      \
+    X(ref, "%s", r->checked ? "fp64" : "-") /* the reference */            \
+    X(check, "%s", verdict)               /* ok, FAIL or skipped */        \
+    X(setup_ms, "%.4f", r->setup_ms)      /* setup per buffer set, ms */   \
+    X(gpu, "%s", g->name)                 /* the GPU's name */             \
+    X(sms, "%d", g->sms)                  /* its SMs (or --sms) */         \
+    X(clock_mhz, "%d", g->clock_mhz)      /* its boost clock */            \
+    X(driver, "%s", g->driver)            /* the driver's version */       \
+    X(cuda, "%s", g->cuda)                /* the runtime's version */      \
+    X(date, "%s", date)                   /* the day of the run, UTC */    \
+    X(commit, "%s", env_or("BOOK_COMMIT", "unknown")) /* source revision */\
+    X(code_hash, "%s", env_or("BOOK_CODE_HASH", "unknown")) /* the code */ \
+    X(ms_q1, "%.4f", r->q[0])             /* first quartile of the times */\
+    X(ms_q3, "%.4f", r->q[1])             /* third quartile */             \
+    X(cublas_ms_q1, "%.4f", r->cublas_q[0]) /* cuBLAS's first quartile */  \
+    X(cublas_ms_q3, "%.4f", r->cublas_q[1]) /* and third */                \
+    X(emulated, "%s", emulated)           /* --sms/--smem-limit, or empty */\
+    X(choice, "%s", r->choice)            /* what the launch chose */      \
+    X(run, "%s", env_or("BOOK_RUN", "1")) /* which of the runs */
 static void print_header(const struct chapter *ch, const struct gpu *g,
                          int csv)
 {
     if (csv) {
-        printf("chapter,kernel,precision,m,n,k,alpha,beta,ms,tflops,"
-               "baseline,cublas_ms,cublas_tflops,pct_cublas,pct_peak,"
-               "error,max_error,ref,check,setup_ms,gpu,sms,clock_mhz,"
-               "driver,cuda,date,commit,code_hash,"
-               "ms_q1,ms_q3,cublas_ms_q1,cublas_ms_q3,emulated,choice\n");
+        const char *sep = "";
+#define NAME(name, format, value) printf("%s" #name, sep), sep = ",";
+        REPORT_COLUMNS(NAME)
+#undef NAME
+        printf("\n");
         return;
     }
     printf("Chapter %d: %s\n", ch->number, ch->title);
@@ -958,19 +994,13 @@ static void print_row(const struct chapter *ch, const struct gpu *g,
         snprintf(peak, sizeof peak, "%.2f", 100 * tf / g->peak_tflops);
     if (o->csv) {
         char date[16];
+        const char *sep = "";
         time_t now = time(NULL);
         strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-        printf("%d,%s,%s,%d,%d,%d,%g,%g,%.4f,%.4f,%s,%.4f,%.4f,%.2f,%s,%s,%s,"
-               "%s,%s,%.4f,", ch->number, r->kn->name, precision_name[prec],
-               r->s.m, r->s.n, r->s.k, o->alpha, o->beta, r->ms, tf,
-               baseline[prec].name, r->cublas_ms, cf, 100 * tf / cf,
-               prec == FP32 ? peak : "", err, maxerr,
-               r->checked ? "fp64" : "-", verdict, r->setup_ms);
-        printf("%s,%d,%d,%s,%s,%s,%s,%s,", g->name, g->sms, g->clock_mhz,
-               g->driver, g->cuda, date, env_or("BOOK_COMMIT", "unknown"),
-               env_or("BOOK_CODE_HASH", "unknown"));
-        printf("%.4f,%.4f,%.4f,%.4f,%s,%s\n", r->q[0], r->q[1], r->cublas_q[0],
-               r->cublas_q[1], emulated, r->choice);
+        #define VALUE(name, format, value) printf("%s" format, sep, value), sep = ",";
+        REPORT_COLUMNS(VALUE)
+        #undef VALUE
+        printf("\n");
     } else {
         printf("%6d %6d %6d  %-10s %-6s %9.3f %8.2f %8.2f %6.1f%% %5.5s%% "
                "%8s  %s", r->s.m, r->s.n, r->s.k, r->kn->name,
@@ -1006,6 +1036,31 @@ static double copy_tbs(void)
     CUDA_CHECK(cudaEventDestroy(e1));
     return 2.0 * bytes / (median_ms(ms, 10) * 1e-3) / 1e12;
 }
+#define CEILING_COLUMNS(X)                                                 \
+    X(gpu, "%s", g->name)                 /* the GPU's name */             \
+    X(sms, "%d", g->sms)                  /* its SMs */                    \
+    X(clock_mhz, "%d", g->clock_mhz)      /* its boost clock */            \
+    X(l2_mb, "%.0f", g->l2_bytes / 1e6)   /* L2 cache, MB */               \
+    X(mem_gb, "%.1f", g->mem_bytes / 1073741824.0) /* memory, GiB */       \
+    X(peak_fp32_tflops, "%.1f", g->peak_tflops) /* datasheet FP32 peak */  \
+    X(ffma_tflops, "%.1f", ffma)          /* FFMA measured */              \
+    X(copy_tbs, "%.2f", copy)             /* device copy, TB/s */          \
+    X(cublas_tflops, "%.1f", cublas)      /* cuBLAS SGEMM at 4096^3 */     \
+    X(cublas_size, "%d", 4096)            /* (its size) */                 \
+    X(driver, "%s", g->driver)            /* the driver's version */       \
+    X(cuda, "%s", g->cuda)                /* the runtime's version */      \
+    X(date, "%s", date)                   /* the day of the run, UTC */    \
+    X(commit, "%s", env_or("BOOK_COMMIT", "unknown")) /* source revision */\
+    X(code_hash, "%s", env_or("BOOK_CODE_HASH", "unknown")) /* the code */ \
+    X(fp32_lanes, "%d", g->fp32_lanes)    /* FP32 lanes per SM */          \
+    X(regs_per_sm, "%d", g->regs_per_sm)  /* registers per SM */           \
+    X(threads_per_sm, "%d", g->threads_per_sm) /* threads per SM */        \
+    X(blocks_per_sm, "%d", g->blocks_per_sm) /* blocks per SM */           \
+    X(smem_per_sm, "%zu", g->smem_per_sm) /* shared memory per SM */       \
+    X(smem_per_block, "%zu", g->smem_per_block) /* per block */            \
+    X(smem_per_block_optin, "%zu", g->smem_optin) /* per block, opted in */\
+    X(smem_reserved_per_block, "%zu", g->smem_reserved) /* by the system */
+
 static int measure_ceilings(const struct chapter *ch,
                             const struct gpu *g, const struct options *o)
 {
@@ -1022,22 +1077,15 @@ static int measure_ceilings(const struct chapter *ch,
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     if (o->csv) {
-        printf("gpu,sms,clock_mhz,l2_mb,mem_gb,peak_fp32_tflops,"
-               "ffma_tflops,copy_tbs,cublas_tflops,cublas_size,driver,"
-               "cuda,date,commit,code_hash,");
-        printf("fp32_lanes,regs_per_sm,threads_per_sm,blocks_per_sm,"
-               "smem_per_sm,smem_per_block,smem_per_block_optin,"
-               "smem_reserved_per_block\n");
-        printf("%s,%d,%d,%.0f,%.1f,%.1f,%.1f,%.2f,%.1f,4096,%s,%s,%s,%s,"
-               "%s,", g->name, g->sms, g->clock_mhz, g->l2_bytes / 1e6,
-               g->mem_bytes / 1073741824.0, g->peak_tflops, ffma, copy,
-               cublas, g->driver, g->cuda, date,
-               env_or("BOOK_COMMIT", "unknown"),
-               env_or("BOOK_CODE_HASH", "unknown"));
-        printf("%d,%d,%d,%d,%zu,%zu,%zu,%zu\n", g->fp32_lanes,
-               g->regs_per_sm, g->threads_per_sm, g->blocks_per_sm,
-               g->smem_per_sm, g->smem_per_block, g->smem_optin,
-               g->smem_reserved);
+        const char *sep = "";
+    #define NAME(name, format, value) printf("%s" #name, sep), sep = ",";
+        CEILING_COLUMNS(NAME)
+    #undef NAME
+        sep = "\n";
+    #define VALUE(name, format, value) printf("%s" format, sep, value), sep = ",";
+        CEILING_COLUMNS(VALUE)
+    #undef VALUE
+        printf("\n");
     } else {
         printf("%s: %d SMs at %d MHz, L2 %.0f MB\n", g->name, g->sms,
                g->clock_mhz, g->l2_bytes / 1e6);

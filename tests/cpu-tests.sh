@@ -364,10 +364,11 @@ test_cli() {
 }
 
 # A chapter's microbenchmark (its manifest's field micro) is not a harness
-# program: ./P prints a table, ./P --csv its rows, ./P --help its usage;
-# any other argument is one line on stderr and exit code 2, before any
-# GPU is touched.
-MICRO_BAD_ARGS=("--frobnicate" "--size 64" "-m 10" "--list" "--parse-only"
+# program: ./P prints a table, ./P --csv its rows, ./P --help its usage,
+# ./P --list what it measures and ./P --parse-only nothing, as every
+# program does; any other argument is one line on stderr and exit code 2,
+# before any GPU is touched.
+MICRO_BAD_ARGS=("--frobnicate" "--size 64" "-m 10" "--list=1"
                 "csv" "--csv extra" "--help=1" "--csv=1" "-")
 test_micro_cli() {
     local n p a rc lines bad
@@ -393,6 +394,13 @@ test_micro_cli() {
             ./$p --help > "$tmp/out" 2>&1 && [ -s "$tmp/out" ] \
                 && grep -q -- --csv "$tmp/out" \
                 && ok "$p: --help" || fail "$p: --help" "$(cat "$tmp/out")"
+            ./$p --list > "$tmp/out" 2> "$tmp/err" && [ -s "$tmp/out" ] \
+                && [ ! -s "$tmp/err" ] \
+                && ok "$p: --list says what it measures, without a GPU" \
+                || fail "$p: --list says what it measures, without a GPU" "$(cat "$tmp/out" "$tmp/err")"
+            ./$p --csv --parse-only > "$tmp/out" 2>&1 && [ ! -s "$tmp/out" ] \
+                && ok "$p: --parse-only reads the command line and stops" \
+                || fail "$p: --parse-only reads the command line and stops" "$(cat "$tmp/out")"
         done
     done
 }

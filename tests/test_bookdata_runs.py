@@ -56,5 +56,38 @@ class Merge(unittest.TestCase):
             10.0, places=3)
 
 
+def micro(run, name, ms=None, q=None, tf=None, lo=None, hi=None):
+    r = Row(chapter='13', name=name, run=run, check='-')
+    if ms is not None:
+        r.update(ms=ms, ms_q1=q[0], ms_q3=q[1])
+    else:
+        r.update(tflops=tf, tflops_min=lo, tflops_max=hi)
+    return r
+
+
+class MergeMicro(unittest.TestCase):
+    def test_one_run_as_it_is(self):
+        rows = [micro('1', 'a', '2.0', ('1.9', '2.1'))]
+        self.assertEqual(runs.merge_micro(rows),
+                         [Row(rows[0], processes='1')])
+
+    def test_times_and_rates(self):
+        rows = [micro('1', 'a', '2.0', ('1.99', '2.01')),
+                micro('1', 'p', tf='100', lo='90', hi='101'),
+                micro('2', 'a', '2.4', ('2.39', '2.41')),
+                micro('2', 'p', tf='98', lo='97', hi='99'),
+                micro('3', 'a', '2.2', ('2.19', '2.21')),
+                micro('3', 'p', tf='99', lo='95', hi='105')]
+        a, p = runs.merge_micro(rows)
+        self.assertEqual((a['name'], a['ms'], a['processes']),
+                         ('a', '2.2', '3'))
+        # between runs: half of 2.4 - 2.0 in % of 2.2
+        self.assertAlmostEqual(
+            50 * (float(a['ms_q3']) - float(a['ms_q1'])) / float(a['ms']),
+            50 * 0.4 / 2.2, places=3)
+        self.assertEqual((p['tflops'], p['tflops_min'], p['tflops_max']),
+                         ('99', '90', '105'))
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -20,6 +20,9 @@ USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
   bookdata codehash N [answers] | --all
   bookdata budget                  each chapter's tangled lines, its budget
   bookdata fmt VALUE [HOW]         a value as the book prints it
+  bookdata columns [RESULTS...]    the results files' columns, from the
+                                   programs that write them; with folders,
+                                   check their files' headers against them
   bookdata fresh-results           the results folder the book shows
   bookdata gpu-dir N...            results/<this machine's GPU>
   bookdata nw-upto N | --all       the noweb files chapter N tangles
@@ -191,6 +194,19 @@ def cmd_fmt(args):
     return 0
 
 
+def cmd_columns(args):
+    from . import schema
+    if args:
+        bad = []
+        for d in args:
+            bad += schema.check_folder(d)
+        for b in bad:
+            print(b)
+        return 1 if bad else 0
+    sys.stdout.write(schema.describe())
+    return 0
+
+
 def cmd_gpu_dir(args):
     _need(args, 1, 'gpu-dir N...')
     d = code.gpu_dir(args)
@@ -241,6 +257,7 @@ COMMANDS = {
     'stage': cmd_stage,
     'budget': cmd_budget,
     'fmt': cmd_fmt,
+    'columns': cmd_columns,
     'gpu-dir': cmd_gpu_dir,
     'nw-upto': cmd_nw_upto,
     'make-vars': cmd_make_vars,

@@ -89,7 +89,7 @@ takes those lines apart by hand).
 import os
 import re
 
-from . import csvio
+from . import csvio, runs
 from .awk import fmt, isnum, looks_numeric, num, numstr, rawstr
 
 # ---------------------------------------------------------------- awk's ways
@@ -268,12 +268,12 @@ def chapter_runs(keys, st, t, path):
 
 def micro(keys, st, t, path):
     skip = re.compile(r'^(chapter|name|what|gpu|sms|clock_mhz|driver|cuda|'
-                      r'date|commit|code_hash|check)$')
-    for r in t:
+                      r'date|commit|code_hash|check|run)$')
+    for r in runs.merge_micro(list(t)):
         if r['name'] == '':
             continue
         p = 'ch%s.micro.%s.' % (chapter_of(path), r['name'])
-        for c in t.columns:
+        for c in t.columns + (['processes'] if r['processes'] else []):
             if not skip.match(c) and _MEASURE.match(r[c]):
                 keys.put(p + c, r[c], 'int' if c == 'runs' else '')
         if (isnum(r['ms']) and gt(r['ms'], 0) and isnum(r['ms_q1'])

@@ -1,7 +1,8 @@
 """bookdata keys OUT RESULTS CHAPTER...: what the book prints, made from
 the measurements.
 
-Reads RESULTS/*.csv (RESULTS may be ""), OUT/manifest.tsv (the
+Reads RESULTS/*.csv (RESULTS may be ""; a file a program of the book
+writes must have the columns that program's list gives, bookdata.schema), OUT/manifest.tsv (the
 manifests), OUT/ptxas-P.csv, OUT/sass-P.{csv,txt} and OUT/kernels-P.tsv
 of each program P, and tangle/ (the code hashes).  Writes
   OUT/results.keys          key<TAB>text, as the book prints it (LaTeX)
@@ -21,7 +22,7 @@ import glob
 import os
 import sys
 
-from . import code, manifest, machine
+from . import code, manifest, machine, schema
 from .keys import Keys
 
 
@@ -56,6 +57,12 @@ def run(out, res, chapters):
         print('bookdata keys: %s is missing' % mpath, file=sys.stderr)
         return 2
     man = manifest.read_tsv(mpath)
+    if res:
+        bad = schema.check_folder(res)
+        for b in bad:
+            print('bookdata keys: %s' % b, file=sys.stderr)
+        if bad:
+            return 2
     hashes = {}
     for n in chapters:
         try:

@@ -20,6 +20,14 @@ first that is not "ok".  The quartile columns are rewritten so that
 half their range is the spread above; the columns runs and
 pct_cublas_spread (half the range of the runs' ratios, in % of their
 median) are added.
+
+merge_micro(rows) does the same for a microbenchmark's file (one row
+per name): a time's row is the median run by its time, its quartiles
+rewritten to the larger spread as above; a rate's row (tflops with
+tflops_min and tflops_max, the fastest and slowest launch of a run)
+is the median run by its rate, with the slowest and fastest launch of
+all the runs.  Its column runs (repetitions inside a process) stays;
+processes says how many runs there were.
 """
 from .awk import num
 from .csvio import Row
@@ -86,3 +94,34 @@ def merge(rows):
     for r in rows:
         groups.setdefault(tuple(r[c] for c in _SAME), []).append(r)
     return [g[0] if len(g) == 1 else _one(g) for g in groups.values()]
+
+
+def _one_micro(rows):
+    if all(r['ms'] != '' for r in rows):
+        out = Row(_median_row(rows, 'ms'))
+        if num(out['ms']) > 0 and all(r['ms_q3'] != '' for r in rows):
+            s = spread(rows, 'ms', 'ms_q1', 'ms_q3')
+            out['ms_q1'] = '%.6g' % (num(out['ms']) * (1 - s / 100))
+            out['ms_q3'] = '%.6g' % (num(out['ms']) * (1 + s / 100))
+    else:
+        out = Row(_median_row(rows, 'tflops'))
+        if all(r['tflops_min'] != '' for r in rows):
+            out['tflops_min'] = min(rows, key=lambda r: num(r['tflops_min']))[
+                'tflops_min']
+            out['tflops_max'] = max(rows, key=lambda r: num(r['tflops_max']))[
+                'tflops_max']
+    bad = [r['check'] for r in rows if r['check'] not in ('ok', '-', '')]
+    if bad:
+        out['check'] = bad[0]
+    out['processes'] = str(len(rows))
+    return out
+
+
+def merge_micro(rows):
+    """One row per name of a microbenchmark's file."""
+    if len({r['run'] for r in rows if r['run'] != ''}) < 2:
+        return [Row(r, processes='1') for r in rows]
+    groups = {}
+    for r in rows:
+        groups.setdefault((r['chapter'], r['name']), []).append(r)
+    return [g[0] if len(g) == 1 else _one_micro(g) for g in groups.values()]
