@@ -275,7 +275,7 @@ def micro(keys, st, t, path):
         p = 'ch%s.micro.%s.' % (chapter_of(path), r['name'])
         for c in t.columns + (['processes'] if r['processes'] else []):
             if not skip.match(c) and _MEASURE.match(r[c]):
-                keys.put(p + c, r[c], 'int' if c == 'runs' else '')
+                keys.put(p + c, r[c], 'int' if c in ('runs', 'processes') else '')
         if (isnum(r['ms']) and gt(r['ms'], 0) and isnum(r['ms_q1'])
                 and isnum(r['ms_q3'])):
             keys.put(p + 'spread_pct',
