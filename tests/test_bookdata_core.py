@@ -483,5 +483,24 @@ class DataGuideTest(unittest.TestCase):
                           if '| `%s` |' % k not in guide], [])
 
 
+class KeyNames(unittest.TestCase):
+    def test_families(self):
+        self.assertEqual(keys.measured(9, 'tuned', '4096', '4096', '4096',
+                                       'tflops'), 'ch9.tuned.4096.tflops')
+        self.assertEqual(keys.measured('14', 'bf16', '4096', '33', '1111',
+                                       'ms'), 'ch14.bf16.4096x33x1111.ms')
+        # a cube as awk compares fields: 4096 and 4096.0 are one number
+        self.assertEqual(keys.size('4096', '4096.0', '4096'), '4096')
+        self.assertEqual(keys.chapter(13, 'micro', 'h2d_pinned', 'gbs'),
+                         'ch13.micro.h2d_pinned.gbs')
+        self.assertEqual(keys.family('ceil', 'ridge'), 'ceil.ridge')
+        self.assertEqual(keys.name('ch9.ex1', 'tuned'), 'ch9.ex1.tuned')
+
+    def test_a_part_that_cannot_name(self):
+        for bad in ('', 'two words'):
+            with self.assertRaises(ValueError):
+                keys.chapter(9, bad, 'tflops')
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -288,3 +288,6 @@ def _main(argv):
     except FileNotFoundError as e:
         print('bookdata: %s: %s' % (e.filename, e.strerror), file=sys.stderr)
         return 2
+    except ValueError as e:      # data the book cannot name or read
+        print('bookdata: %s' % e, file=sys.stderr)
+        return 2

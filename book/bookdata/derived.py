@@ -90,6 +90,7 @@ import os
 import re
 
 from . import csvio, runs
+from . import keys as K
 from .awk import fmt, isnum, looks_numeric, num, numstr, rawstr
 
 # ---------------------------------------------------------------- awk's ways
@@ -136,10 +137,8 @@ def eq(a, b):
 
 
 def size_of(r):
-    """m for a cube (compared as awk does: numerically where the fields
-    look numeric), else MxNxK."""
-    m, n, k = r['m'], r['n'], r['k']
-    return m if eq(m, n) and eq(n, k) else '%sx%sx%s' % (m, n, k)
+    """A row's size part of a key (keys.size)."""
+    return K.size(r['m'], r['n'], r['k'])
 
 
 def chapter_of(f):
@@ -239,14 +238,14 @@ def dev_keys(keys, st):
         if isinstance(v, str) and v == '':    # absent (a number 0 is not)
             continue
         if re.match(r'^smem_per_(sm|block|block_optin)$', c):
-            keys.put('dev.' + c + '_kb', num(v) / 1024, 'int')
+            keys.put(K.family('dev', c + '_kb'), num(v) / 1024, 'int')
         else:
-            keys.put('dev.' + c, v, 'int')
+            keys.put(K.family('dev', c), v, 'int')
     if ('warps_per_sm' not in st.ceil_dev and 'warps_per_sm' not in st.ncu_dev
             and gt(dev('threads_per_sm'), 0)):
-        keys.put('dev.warps_per_sm', num(dev('threads_per_sm')) / 32, 'int')
+        keys.put(K.family('dev', 'warps_per_sm'), num(dev('threads_per_sm')) / 32, 'int')
     if 'l2_bytes' in st.ncu_dev:
-        keys.put('dev.l2_mb', st.ncu_dev['l2_bytes'] / 1048576, 'int')
+        keys.put(K.family('dev', 'l2_mb'), st.ncu_dev['l2_bytes'] / 1048576, 'int')
 
 
 # ------------------------------------------------------------ the measurements
@@ -257,7 +256,7 @@ def chapter_runs(keys, st, t, path):
         size = size_of(r)
         st.main_row.add((ch, kn, size))
         if gt(r['tflops'], 0):
-            keys.put('ch%s.%s.%s.x_cublas' % (ch, kn, size),
+            keys.put(K.chapter(ch, kn, size, 'x_cublas'),
                      num(r['cublas_tflops']) / num(r['tflops']))
         st.cublas_run(r)
         # a manifest's field is a strnum too (split() made it)
@@ -272,7 +271,7 @@ def micro(keys, st, t, path):
     for r in runs.merge_micro(list(t)):
         if r['name'] == '':
             continue
-        p = 'ch%s.micro.%s.' % (chapter_of(path), r['name'])
+        p = K.chapter(chapter_of(path), 'micro', r['name']) + '.'
         for c in t.columns + (['processes'] if r['processes'] else []):
             if not skip.match(c) and _MEASURE.match(r[c]):
                 keys.put(p + c, r[c], 'int' if c in ('runs', 'processes') else '')
@@ -290,7 +289,7 @@ def sweep(keys, st, t, path):
         # a kernel the chapter's program measured keeps that run's keys
         if (n, r['kernel'], sz) in st.main_row:
             continue
-        p = 'ch%s.%s.%s.' % (n, r['kernel'], sz)
+        p = K.chapter(n, r['kernel'], sz) + '.'
         keys.put(p + 'tflops', r['tflops'])
         keys.put(p + 'pct_cublas', r['pct_cublas'], 'pct')
         if r['error'] != '':
@@ -306,8 +305,9 @@ def _awk_words(s):
 def emulated(keys, st, t, path):
     for r in t:
         w = _awk_words(r['emulated']) + [''] * 4
-        p = 'ch%s.emu.%s%s_%s%s.%s.%s.' % (chapter_of(path), w[0], w[1], w[2],
-                                           w[3], r['kernel'], r['m'])
+        p = K.chapter(chapter_of(path), 'emu',
+                      '%s%s_%s%s' % (w[0], w[1], w[2], w[3]), r['kernel'],
+                      r['m']) + '.'
         keys.put(p + 'tflops', r['tflops'])
         keys.put(p + 'pct_cublas', r['pct_cublas'], 'pct')
         keys.put(p + 'cublas_tflops', r['cublas_tflops'])
@@ -318,7 +318,7 @@ def emulated(keys, st, t, path):
 # ------------------------------------------------------------- worked answers
 
 def _answer_check(st, a, r):
-    i = a + r['kernel']
+    i = K.name(a, r['kernel'])
     if i not in st.a_checks:
         st.a_checks[i], st.a_failed[i], st.a_shapes[i] = 0, 0, ''
     st.a_checks[i] += 1
@@ -333,12 +333,12 @@ def _answer_check(st, a, r):
 def answers(keys, st, t, path):
     for r in t:
         sz = size_of(r)
-        a = 'ch%s.%s.' % (chapter_of(path), r['answer'])
+        a = K.chapter(chapter_of(path), r['answer'])
         if r['use'] == 'check':
             _answer_check(st, a, r)
             continue
         if r['use'] == 'repeat':
-            i = a + r['kernel'] + '.' + sz
+            i = K.name(a, r['kernel'], sz)
             if i not in st.a_runs:
                 st.a_runs[i], st.a_runs_failed[i] = 0, 0
             st.a_runs[i] += 1
@@ -346,7 +346,8 @@ def answers(keys, st, t, path):
                 st.a_runs_failed[i] += 1
             continue
         before = r['use'] == 'before'
-        p = a + ('before.' if before else '') + r['kernel'] + '.' + sz + '.'
+        p = K.name(a, *(['before'] if before else []), r['kernel'],
+                   sz) + '.'
         keys.put(p + 'tflops', r['tflops'])
         keys.put(p + 'pct_cublas', r['pct_cublas'], 'pct')
         keys.put(p + 'cublas_tflops', r['cublas_tflops'])
@@ -355,7 +356,7 @@ def answers(keys, st, t, path):
             keys.put(p + 'max_error', r['max_error'], 'err')
         keys.put(p + 'check', r['check'])
         _put_spread(keys, p, r)
-        ak = a + r['kernel'] + '.' + sz
+        ak = K.name(a, r['kernel'], sz)
         if before:
             st.b_tf[ak], st.b_err[ak] = r['tflops'], r['error']
         else:
@@ -366,9 +367,9 @@ def answers_micro(keys, st, t, path):
     skip = re.compile(r'^(answer|use|options|chapter|name|what|gpu|sms|'
                       r'clock_mhz|driver|date|commit|code_hash)$')
     for r in t:
-        p = 'ch%s.%s.%smicro.%s.' % (chapter_of(path), r['answer'],
-                                     'before.' if r['use'] == 'before' else '',
-                                     r['name'])
+        p = K.chapter(chapter_of(path), r['answer'],
+                      *(['before'] if r['use'] == 'before' else []),
+                      'micro', r['name']) + '.'
         for c in t.columns:
             if not skip.match(c) and _MEASURE.match(r[c]):
                 keys.put(p + c, r[c])
@@ -376,9 +377,9 @@ def answers_micro(keys, st, t, path):
 
 def answers_san(keys, st, t, path):
     for r in t:
-        p = 'ch%s.%s.%s%s.' % (chapter_of(path), r['answer'],
-                               'before.' if r['use'] == 'before' else '',
-                               r['tool'])
+        p = K.chapter(chapter_of(path), r['answer'],
+                      *(['before'] if r['use'] == 'before' else []),
+                      r['tool']) + '.'
         if r['hazards'] != '':
             keys.put(p + 'hazards', r['hazards'], 'int')
         for c in ('errors', 'warnings', 'pairs', 'occurrences'):
@@ -388,20 +389,20 @@ def answers_san(keys, st, t, path):
 
 def answer_keys(keys, st):
     for i in st.a_checks:
-        keys.put(i + '.checks', st.a_checks[i], 'int')
-        keys.put(i + '.failed', st.a_failed[i], 'int')
-        keys.put(i + '.failed_shapes', st.a_shapes[i] or 'none')
+        keys.put(K.name(i, 'checks'), st.a_checks[i], 'int')
+        keys.put(K.name(i, 'failed'), st.a_failed[i], 'int')
+        keys.put(K.name(i, 'failed_shapes'), st.a_shapes[i] or 'none')
     for i in st.a_runs:
-        keys.put(i + '.runs', st.a_runs[i], 'int')
-        keys.put(i + '.runs_failed', st.a_runs_failed[i], 'int')
+        keys.put(K.name(i, 'runs'), st.a_runs[i], 'int')
+        keys.put(K.name(i, 'runs_failed'), st.a_runs_failed[i], 'int')
     for ak in st.r_tf:
         if ak not in st.b_tf:
             continue
         if num(st.b_tf[ak]) > 0:
-            keys.put(ak + '.change_pct',
+            keys.put(K.name(ak, 'change_pct'),
                      100 * (num(st.r_tf[ak]) / num(st.b_tf[ak]) - 1), '%+.1f')
         if num(st.b_err[ak]) > 0:
-            keys.put(ak + '.error_ratio',
+            keys.put(K.name(ak, 'error_ratio'),
                      num(st.r_err[ak]) / num(st.b_err[ak]))
 
 
@@ -416,7 +417,7 @@ def sass(keys, st, t, path):
         op = '.' + r['opcode'] + '.'
         op = re.sub(r'\.(U|SYS)\.', '.', re.sub(r'\.(U|SYS)\.', '.', op))
         op = op.lower().replace('.', '')
-        k = 'ch%s.%s.sass.%s' % (n, r['kernel'], op)
+        k = K.chapter(n, r['kernel'], 'sass', op)
         st.sass_n[k] = st.sass_n.get(k, 0) + num(r['count'])
 
 
@@ -464,7 +465,7 @@ def ncu(keys, st, t, path):
         if i == 0 or r['kernel'] == '':    # the units row
             continue
         m = {c: ncu_num(r[c]) for c in t.columns}
-        _ncu_row(keys, st, t, 'ch%s.%s.ncu.' % (n, r['kernel']), r, m)
+        _ncu_row(keys, st, t, K.chapter(n, r['kernel'], 'ncu') + '.', r, m)
 
 
 def _ncu_row(keys, st, t, p, r, m):
@@ -574,7 +575,7 @@ def cublas_keys(keys, st):
     # SIZE is the text of the rows' m (runs_rows looks up "1024")
     for (b, s), runs in st.cub_runs.items():
         lo, hi, n = st.cub_min[(b, s)], st.cub_max[(b, s)], num(s)
-        p = '%s.%s.' % (b, s)
+        p = K.family(b, s) + '.'
         keys.put(p + 'runs', runs, 'int')
         keys.put(p + 'ms_min', lo)
         keys.put(p + 'ms_max', hi)
@@ -598,7 +599,7 @@ def cublas_keys(keys, st):
                 fmt(100 * (hi - lo) / lo, 'pct'))
             first = False
     if rows != '':
-        keys.put('cublas.runs_rows', rows)
+        keys.put(K.family('cublas', 'runs_rows'), rows)
 
 
 def latex(t):
@@ -629,14 +630,14 @@ def chapter_keys(keys, st, chapters, man):
     for i, c in enumerate(chapters):
         head = man.get((c, 'headline'), '')
         if head != '':
-            keys.plain('ch%s.main' % c, head)
+            keys.plain(K.chapter(c, 'main'), head)
         cc = needs(man.get((c, 'needs'), ''))
         if cc is not None:
-            keys.plain('ch%s.needs' % c, cc)
+            keys.plain(K.chapter(c, 'needs'), cc)
         # the lab: its hours, and a row of the table of labs (LaTeX)
         if man.get((c, 'lab'), '') != '':
             hours = man.get((c, 'lab_hours'), '')
-            keys.plain('ch%s.lab_hours' % c, hours)
+            keys.plain(K.chapter(c, 'lab_hours'), hours)
             labrows += '\\ref{ch:%s} & %s & \\texttt{%s} & %s & %s \\\\ ' % (
                 c, latex(man[(c, 'lab')]),
                 latex(man.get((c, 'lab_kernel'), '')), hours,
@@ -648,12 +649,12 @@ def chapter_keys(keys, st, chapters, man):
         for s in st.sizes:
             if ((c, s) in st.rate and (prev, s) in st.rate
                     and gt(st.rate[(prev, s)], 0)):
-                keys.put('ch%s.%s.speedup' % (c, s),
+                keys.put(K.chapter(c, s, 'speedup'),
                          num(st.rate[(c, s)]) / num(st.rate[(prev, s)]))
     if labrows != '':
-        keys.plain('labs.rows', labrows, raw=False)
+        keys.plain(K.family('labs', 'rows'), labrows, raw=False)
         # a sum: awk's %s of a number (CONVFMT), in both files
-        keys.plain('labs.hours', numstr(labhours))
+        keys.plain(K.family('labs', 'hours'), numstr(labhours))
 
 
 # ------------------------------------------------------------------ the files

@@ -2,10 +2,57 @@
 
 A key is a dotted name (ch9.tuned.4096.tflops) with two values: its text
 as the book prints it (results.keys, LaTeX) and, for a number, its raw
-value (results.raw, unrounded, what formulas compute with).  Each stage
-names the keys of its own files (book/DATA.md lists the families).
+value (results.raw, unrounded, what formulas compute with).
+
+Every key a stage makes is named here, by name() and the constructors
+of its families below (book/DATA.md lists them): a stage says which
+family and which parts, never how they are joined.
 """
-from .awk import fmt, numstr, tex
+import re
+
+from .awk import fmt, looks_numeric, num, numstr, tex
+
+_PART = re.compile(r'^[^\s]+$')
+
+
+def name(*parts):
+    """A key from its parts (or from a key and more parts), joined by
+    dots; no part is empty or holds a blank (a size is 4096 or
+    4096x33x1111, a kernel its name)."""
+    for p in parts:
+        if not _PART.match(str(p)):
+            raise ValueError('a key cannot be made of %r: the part %r is '
+                             'empty or holds a blank' % (parts, p))
+    return '.'.join(str(p) for p in parts)
+
+
+def _same(a, b):
+    # as awk compares two fields: numbers where both look like numbers
+    if looks_numeric(a) and looks_numeric(b):
+        return num(a) == num(b)
+    return numstr(a) == numstr(b)
+
+
+def size(m, n, k):
+    """The size part of a key: M for a cube, else MxNxK."""
+    return m if _same(m, n) and _same(n, k) else '%sx%sx%s' % (m, n, k)
+
+
+def chapter(ch, *parts):
+    """chN.PARTS: a chapter's keys (its kernels' facts, micro, suite,
+    answers, main, needs, ...)."""
+    return name('ch%s' % ch, *parts)
+
+
+def measured(ch, kernel, m, n, k, field):
+    """chN.KERNEL.SIZE.FIELD: a figure of one kernel at one size."""
+    return chapter(ch, kernel, size(m, n, k), field)
+
+
+def family(fam, *parts):
+    """FAMILY.PARTS for the keys of no chapter: ceil, gpu, dev, cublas,
+    labs (and the manifests' model, verdict, compare)."""
+    return name(fam, *parts)
 
 
 class Keys:

@@ -16,6 +16,7 @@ import os
 import re
 
 from . import csvio, runs
+from . import keys as K
 from .awk import gt, isnum, looks_numeric, num, numstr, tex
 from .charts import chart_color, chart_colors, chart_mark, chart_open, \
     chart_ticks, power
@@ -41,11 +42,6 @@ def _later(d, cur):
     if cur is None:
         cur = 0 if looks_numeric(d) else ''
     return gt(d, cur)
-
-
-def _size(m, n, k):
-    # awk's size() compares fields as numbers where they look like them
-    return m if _eq(m, n) and _eq(n, k) else '%sx%sx%s' % (m, n, k)
 
 
 def _sizetex(m, n, k):
@@ -102,11 +98,11 @@ def _ceilings(st, keys, t, r):
     for name in dict.fromkeys(t.columns):
         v = r[name]
         if not _NOT_MEASURED.match(name) and isnum(v):
-            keys.put('ceil.' + name, v,
+            keys.put(K.family('ceil', name), v,
                      'int' if re.match(r'^[0-9]+$', v) else 'sig3')
     _set_gpu(st, r)
     if gt(r['copy_tbs'], 0):
-        keys.put('ceil.ridge', num(r['peak_fp32_tflops']) / num(r['copy_tbs']))
+        keys.put(K.family('ceil', 'ridge'), num(r['peak_fp32_tflops']) / num(r['copy_tbs']))
 
 
 def _ptxas(keys, path, r):
@@ -119,7 +115,7 @@ def _ptxas(keys, path, r):
         if not _IDENT.match(who):
             return
     for f in _PTXAS_FIELDS:
-        keys.put('ch%s.%s.%s' % (ch, who, f), r[f], 'int')
+        keys.put(K.chapter(ch, who, f), r[f], 'int')
 
 
 def _cublas_spread(r):
@@ -173,7 +169,7 @@ def _row(st, keys, r):
         st.rows.setdefault(ch, []).append(rid)
         st.cell[rid] = {}
     c = st.cell[rid]
-    p = 'ch%s.%s.%s.' % (ch, kern, _size(m, n, k))
+    p = K.chapter(ch, kern, K.size(m, n, k)) + '.'
     _row_keys(keys, p, r)
     if r['ms_q3'] != '' and gt(r['ms'], 0):
         c['spread'] = spread_pct(r['ms'], r['ms_q1'], r['ms_q3'])
@@ -287,7 +283,7 @@ def _cut(ids, kord, krows):
 def _line(st, keys, rid, pc, spreads):
     ch, kern, m, n, k = rid
     c = st.cell[rid]
-    p = 'ch%s.%s.%s.' % (ch, kern, _size(m, n, k))
+    p = K.chapter(ch, kern, K.size(m, n, k)) + '.'
     mark = '$^\\dagger$' if c['stale'] else ''
     ck = '\\textbf{FAIL}' if c['check'] == 'FAIL' else tex(c['check'])
     sp = '%.1f' % c['spread'] if 'spread' in c else '---'
@@ -443,11 +439,11 @@ def measured(keys, out, res, chapters, man, hashes):
     # gawk's for (k in gpu) and for (ch in seen): any order; these keep
     # the order the values came in
     for k, v in st.gpu.items():
-        keys.puttext('gpu.' + k, v)
+        keys.puttext(K.family('gpu', k), v)
     if st.lastdate not in (None, ''):
-        keys.puttext('gpu.date', st.lastdate)
+        keys.puttext(K.family('gpu', 'date'), st.lastdate)
     for ch in st.seen:
-        keys.puttext('ch%s.stale' % ch, 'yes' if ch in st.stale else 'no')
+        keys.puttext(K.chapter(ch, 'stale'), 'yes' if ch in st.stale else 'no')
     os.makedirs(out + '/res', exist_ok=True)
     for ch in st.chapters:
         _write('%s/res/table-ch%s.tex' % (out, ch), table(st, keys, ch))

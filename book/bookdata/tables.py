@@ -19,6 +19,7 @@ import os
 import sys
 
 from . import csvio
+from . import keys as K
 from .awk import fmt, ipow, looks_numeric, num, numstr, tex
 
 
@@ -136,7 +137,7 @@ class _Suite:
         self.gpu = self.tver = ''
 
     def key(self, k, v):
-        self.keys.append(('ch%s.suite.%s' % (self.n, k), _s(v)))
+        self.keys.append((K.chapter(self.n, 'suite', k), _s(v)))
 
     def shapes(self, table):
         for r in table:
