@@ -27,6 +27,10 @@ model.copies_in_4096_ms := 8 * 4096^2 / ch13.micro.h2d_pinned.gbs / 1e6 | %.2f
 compare.ch13_panels_4096 := ch13.micro.panels_4096_4.ms ; \
     ch13.micro.panels_4096_8.ms ; ch13.micro.panels_4096_4.spread_pct ; \
     ch13.micro.panels_4096_8.spread_pct | slower than / faster than
+compare.ch13_cpu_job_32 := ch13.micro.cpu_32.ms ; ch13.micro.job_32.ms ; \
+    ch13.micro.cpu_32.spread_pct ; ch13.micro.job_32.spread_pct | slower than / faster than
+compare.ch13_cpumt_batch_32 := ch13.micro.cpumt_32.ms ; ch13.micro.batch_32.ms ; \
+    ch13.micro.cpumt_32.spread_pct ; ch13.micro.batch_32.spread_pct | slower than / faster than
 compare.ch13_panels_1024 := ch13.micro.panels_1024_1.ms ; \
     ch13.micro.panels_1024_2.ms ; ch13.micro.panels_1024_1.spread_pct ; \
     ch13.micro.panels_1024_2.spread_pct | slower than / faster than

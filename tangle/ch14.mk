@@ -52,19 +52,22 @@ compare.ch14_pad := ch14.suite.bf16.4093x4099x4091.tflops ; \
     ch14.suite.bf16-tiles.4093x4099x4091.spread_pct | faster than the fallback / slower than the fallback
 model.ch14_bf16_b_gb := 2 * 4096 * 14336 / 1e9 | %.3f
 model.ch14_narrow_tc_us := ch14.bf16.7680x32x2560.ncu.tensor_elapsed_pct \
-    * ch14.bf16.7680x32x2560.ncu.time_ms * 10 | %.1f
+    * ch14.suite.bf16.7680x32x2560.ms * 10 | %.1f
 model.ch14_narrow_tc_rows_us := ch14.bf16-direct.7680x32x2560.ncu.tensor_elapsed_pct \
-    * ch14.bf16-direct.7680x32x2560.ncu.time_ms * 10 | %.1f
+    * ch14.suite.bf16-direct.7680x32x2560.ms * 10 | %.1f
 model.ch14_narrow_tc_ratio := model.ch14_narrow_tc_us / model.ch14_narrow_tc_rows_us | %.2f
-model.ch14_narrow_saved_us := 1000 * (ch14.bf16-direct.7680x32x2560.ncu.time_ms \
-    - ch14.bf16.7680x32x2560.ncu.time_ms) | %.1f
+model.ch14_narrow_saved_us := 1000 * (ch14.suite.bf16-direct.7680x32x2560.ms \
+    - ch14.suite.bf16.7680x32x2560.ms) | %.1f
+model.ch14_narrow_saved_spread_us := 10 * (ch14.suite.bf16-direct.7680x32x2560.ms \
+    * ch14.suite.bf16-direct.7680x32x2560.spread_pct \
+    + ch14.suite.bf16.7680x32x2560.ms * ch14.suite.bf16.7680x32x2560.spread_pct) | %.1f
 model.ch14_narrow_tc_saved_us := model.ch14_narrow_tc_rows_us - model.ch14_narrow_tc_us | %.1f
 model.ch14_narrow_busy_pct := ch14.bf16.7680x32x2560.ncu.tensor_elapsed_pct | %.1f
 model.ch14_rows_busy_pct := ch14.bf16-direct.7680x32x2560.ncu.tensor_elapsed_pct | %.1f
-model.ch14_narrow_tc_share := model.ch14_narrow_tc_us / (10 * ch14.bf16.7680x32x2560.ncu.time_ms) | %.0f
+model.ch14_narrow_tc_share := ch14.bf16.7680x32x2560.ncu.tensor_elapsed_pct | %.0f
 model.ch14_narrow_time_ratio := model.ch14_narrow_saved_us / model.ch14_narrow_tc_saved_us | %.2f
-verdict.ch14_narrow_time := model.ch14_narrow_time_ratio ; 0.8 ; 1.2 ; model.ch14_narrow_time_ratio \
-    * (ch14.suite.bf16.7680x32x2560.spread_pct + ch14.suite.bf16-direct.7680x32x2560.spread_pct) / 100
+verdict.ch14_narrow_time := model.ch14_narrow_time_ratio ; 0.8 ; 1.2 ; \
+    model.ch14_narrow_saved_spread_us / model.ch14_narrow_tc_saved_us
 model.ch14_narrow_copy_pct := 100 * ch14.suite.bf16.7680x32x2560.gbs / (1000 * ceil.copy_tbs) | %.0f
 verdict.ch14_narrow := model.ch14_narrow_tc_ratio ; 0.2 ; 0.3 ; model.ch14_narrow_tc_ratio \
     * (ch14.suite.bf16.7680x32x2560.spread_pct + ch14.suite.bf16-direct.7680x32x2560.spread_pct) / 100
@@ -155,11 +158,24 @@ model.ch14_split_pred_ms := max(ch14.suite.bf16-tiles.256x256x65536.ms / model.c
 model.ch14_split_ratio := ch14.suite.bf16.256x256x65536.ms / model.ch14_split_pred_ms | %.2f
 verdict.ch14_split := model.ch14_split_ratio ; 0 ; 1.25 ; \
     model.ch14_split_ratio * ch14.suite.bf16.256x256x65536.spread_pct / 100
+compare.ch14_triton_tf32 := ch14.suite.triton.tf32.configs.best_tflops ; \
+    ch10.mma.4096.tflops ; ch14.suite.triton.tf32.configs.best_spread_pct ; \
+    ch10.mma.4096.spread_pct | above / below
+compare.ch14_triton_3xtf32 := ch14.suite.triton.3xtf32.configs.best_tflops ; \
+    ch11.3xtf32.4096.tflops ; ch14.suite.triton.3xtf32.configs.best_spread_pct ; \
+    ch11.3xtf32.4096.spread_pct | above / below
+compare.ch14_triton_fp32 := ch14.suite.triton.fp32.configs.best_tflops ; \
+    ch9.tuned.4096.tflops ; ch14.suite.triton.fp32.configs.best_spread_pct ; \
+    ch9.tuned.4096.spread_pct | above / below
+compare.ch14_triton_bf16 := ch14.suite.triton.bf16.configs.best_tflops ; \
+    ch10.bf16.4096.tflops ; ch14.suite.triton.bf16.configs.best_spread_pct ; \
+    ch10.bf16.4096.spread_pct | above / below
 verdict.ch14_fp32 := ch14.suite.fp32.geomean_pct ; 95 ; inf ; 1
 verdict.ch14_tf32 := ch14.suite.tf32.geomean_pct ; 95 ; inf ; 1
 verdict.ch14_bf16 := ch14.suite.bf16.geomean_pct ; 95 ; inf ; 1
 verdict.ch14_3x_never := ch14.suite.3xtf32.below100 ; 0 ; 0 ; 0
-verdict.ch14_3x_big := ch14.suite.3xtf32.big_min_x ; 2 ; inf ; 0.02
+verdict.ch14_3x_big := ch14.suite.3xtf32.big_min_x ; 2 ; inf ; \
+    ch14.suite.3xtf32.big_min_spread
 verdict.ch14_3x_err := ch14.suite.3xtf32.err_worse ; 0 ; 0 ; 0
 verdict.ch14_thin_fp32 := ch14.suite.fp32.1x4096x14336.gbs ; 0.9 * 1000 * ceil.copy_tbs ; inf ; \
-    ch14.suite.fp32.1x4096x14336.gbs * ch14.fp32.4096.spread_pct / 100
+    ch14.suite.fp32.1x4096x14336.gbs * ch14.suite.fp32.1x4096x14336.spread_pct / 100

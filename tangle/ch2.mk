@@ -11,6 +11,7 @@ lab_kernel := sgemm_coalesced
 lab_hours := 0.5
 lab_needs := lab 1
 model.ch2_lsu_tflops := 16 * ceil.sms * 2 * ceil.clock_mhz / 1e6
+model.ch2_lsu_x_naive := model.ch2_lsu_tflops / ch1.naive.4096.tflops | %.0f
 model.ch2_l1_limit_tflops := model.ch1_l1_tflops * 33 / 2
 model.ch2_pct_of_lsu := 100 * ch2.coalesced.4096.tflops \
                         / model.ch2_lsu_tflops | %.0f

@@ -14,6 +14,7 @@ from bookdata.charts import (chart_color, chart_mark, chart_open,  # noqa
                              chart_ticks)
 from bookdata.keys import Keys  # noqa: E402
 from bookdata.measured import measured  # noqa: E402
+from bookdata import measured as measured_mod  # noqa: E402
 
 COLS = ('chapter,kernel,precision,m,n,k,ms,tflops,baseline,cublas_ms,'
         'cublas_tflops,pct_cublas,pct_peak,error,max_error,check,setup_ms,'
@@ -182,6 +183,21 @@ class Charts(unittest.TestCase):
         self.assertFalse(chart_open('1'))
         self.assertTrue(chart_open('2'))
         self.assertFalse(chart_open('14'))      # mark 13 of 13: square* again
+
+
+class Digits(unittest.TestCase):
+    def test_a_rate_of_two_digits_comes_from_the_time(self):
+        from bookdata import keys as K
+        from bookdata.csvio import Row
+        self.assertEqual([measured_mod._sig(t) for t in
+                          ('0.0013', '12.5', '2.3723', '1.1e-06', '100')],
+                         [2, 3, 5, 2, 3])
+        k = K.Keys()
+        measured_mod._row_keys(k, 'ch0.cpu.512.', Row(
+            m='512', n='512', k='512', ms='205.395', tflops='0.0013',
+            cublas_ms='0.0213', cublas_tflops='12.6', pct_cublas='0.01',
+            error='1.0e-07'))
+        self.assertEqual(k.text['ch0.cpu.512.tflops'], '0.00131')
 
 
 if __name__ == '__main__':

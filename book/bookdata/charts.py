@@ -221,7 +221,7 @@ def _beside(r, pt):
     return False
 
 
-DXS = (0.45, 0.8, 1.2, 1.7, 2.3, 3)
+DXS = (0.3, 0.45, 0.8, 1.2, 1.7, 2.3, 3)
 DYS = (0, -0.45, 0.45, -0.9, 0.9, -1.4, 1.4, -2, 2, -2.7, -3.5)
 
 
@@ -393,16 +393,21 @@ def _head(r, peak, ffma, bw):
     s += '  node[pos=0.5, sloped, above, font=\\footnotesize] {%s};\n' % bl
     s += '\\addplot[black, thick] coordinates {(%g,%g) (%g,%g)}\n' % (
         P / B, P, r.xmax, P)
-    s += ('  node[pos=0, anchor=south west, font=\\footnotesize, '
-          'inner sep=2pt, align=left] {%s};\n'
-          % (pl + '\\\\' + fl if two else pl))
+    s += '  ;\n'
+    # the label of the roofs stands in the top left corner, left of the
+    # ridge and above the peak, where no kernel's point can be: left of
+    # the ridge a kernel is bound by the slope, below the peak
+    s += ('\\node[anchor=north west, font=\\footnotesize, inner sep=2pt, '
+          'align=left] at (axis cs:%g,%g) {%s};\n'
+          % (r.xmin * 1.1, r.ymax / 1.15, pl + '\\\\' + fl if two else pl))
     if two:
         s += '\\addplot[black, dashed] coordinates {(%g,%g) (%g,%g)};\n' % (
             F / B, F, r.xmax, F)
     # keep clear of: the compute roofs and their label, the slope label
-    r.addbox(r.Xr, r.Y(peak), r.Xr + _width(fl), r.Y(peak) + 0.8)
-    low = ffma if gt(peak, ffma) else peak
-    r.addbox(r.Xr, r.Y(low) - 0.06, r.W, r.Y(peak) + 0.06)
+    r.addbox(0, r.H - 0.9, _width(fl), r.H)
+    # (a label may lie over the flat roofs: its white ground hides the
+    # lines for its width, and the crowd of kernels near the ridge
+    # needs the room; it keeps clear of the slope and of other labels)
     A, L, cx = math.atan2(r.S, 1), _width(bl), r.Xr / 2
     s_ = -L / 2
     while s_ <= L / 2 + 0.01:
@@ -432,18 +437,16 @@ def _plot(val):
     r = _Roof(xmin, xmax, ymin, ymax, peak, bw)
     s = _head(r, peak, ffma, bw)
     groups = _groups(r, pts)
-    # lone points beside themselves where they can, then the lists of the
-    # crowded groups, then the lone points that need a leader line
-    done = [len(g['pts']) == 1 and _beside(r, g['pts'][0]) for g in groups]
-    for i, g in enumerate(groups):
-        if len(g['pts']) > 1:
-            done[i] = _stack(r, g)
-    for i, g in enumerate(groups):
-        if not done[i]:
-            done[i] = _stack(r, g)
-    for i, g in enumerate(groups):
-        if not done[i]:
+    # the lists of the crowded groups first (they need the most room,
+    # and take it even where nothing fits), then lone points beside
+    # themselves where they can, then with a leader line, then anyhow
+    for g in groups:
+        if len(g['pts']) > 1 and not _stack(r, g):
             _stack(r, g, True)
+    lone = [g for g in groups if len(g['pts']) == 1]
+    left = [g for g in lone if not _beside(r, g['pts'][0])]
+    for g in [g for g in left if not _stack(r, g)]:
+        _stack(r, g, True)
     s += ''.join(r.lines)
     for p in pts:          # the points, over the leader lines
         if p['c'] == 'lib':

@@ -2,6 +2,7 @@
 keys:
 
   chN.KERNEL.SIZE.x_cublas   how many times its cuBLAS baseline is faster
+                             (the ratio of the two times)
   chN.main                   chapter N's headline kernel (its manifest)
   chN.lab_hours, labs.rows, labs.hours
                              the labs (manifest fields lab, lab_kernel,
@@ -255,9 +256,10 @@ def chapter_runs(keys, st, t, path):
         ch, kn = r['chapter'], r['kernel']
         size = size_of(r)
         st.main_row.add((ch, kn, size))
-        if gt(r['tflops'], 0):
+        # (the ratio of the times: they have more digits than the rates)
+        if gt(r['tflops'], 0) and gt(r['cublas_ms'], 0):
             keys.put(K.chapter(ch, kn, size, 'x_cublas'),
-                     num(r['cublas_tflops']) / num(r['tflops']))
+                     num(r['ms']) / num(r['cublas_ms']))
         st.cublas_run(r)
         # a manifest's field is a strnum too (split() made it)
         if eq(kn, st.man.get((ch, 'headline'), '')):

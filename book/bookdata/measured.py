@@ -124,10 +124,22 @@ def _cublas_spread(r):
     return None
 
 
+def _sig(text):
+    """How many significant digits a field's text has."""
+    d = re.sub(r'[^0-9]', '', text.split('e')[0].split('E')[0]).lstrip('0')
+    return len(d)
+
+
 def _row_keys(keys, p, r):
-    """chN.KERNEL.SIZE.*: the row's numbers, raw and formatted."""
+    """chN.KERNEL.SIZE.*: the row's numbers, raw and formatted.  A rate
+    printed with fewer than three significant digits (the CPU's,
+    0.0013) is computed from the time instead, as the book prints three."""
     keys.put(p + 'ms', r['ms'])
-    keys.put(p + 'tflops', r['tflops'])
+    if _sig(r['tflops']) < 3 and gt(r['ms'], 0):
+        keys.put(p + 'tflops', 2 * num(r['m']) * num(r['n']) * num(r['k'])
+                 / (num(r['ms']) * 1e9))
+    else:
+        keys.put(p + 'tflops', r['tflops'])
     keys.put(p + 'cublas_ms', r['cublas_ms'])
     keys.put(p + 'cublas_tflops', r['cublas_tflops'])
     keys.put(p + 'pct_cublas', r['pct_cublas'], 'pct')
@@ -233,7 +245,9 @@ _SPREAD_NOTE = (' $\\pm$: half the interquartile range of the timed runs, '
 _RUNS_NOTE = (' Each figure is the median of %d runs, separate processes; '
               '$\\pm$: the larger of half the interquartile range of the '
               'timed repetitions within a run and half the range of the '
-              'runs, in \\%% of the median time.')
+              'runs, in \\%% of the median time. The \\%% of cuBLAS is '
+              'the median of the runs\' own ratios, each run beside its own '
+              'cuBLAS, so it need not be the ratio of the two medians.')
 _NOISE_NOTE = (
     ' $^\\ddagger$\\,Faster than cuBLAS by less than the times vary: below '
     '$2048^3$ the time of cuBLAS itself varies more than that from run to '

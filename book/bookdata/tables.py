@@ -133,6 +133,7 @@ class _Suite:
         self.n, self.keys = n, []
         self.order, self.fam = [], {}
         self.pc, self.tf, self.err = {}, {}, {}
+        self.sp = {}      # the spread of a row's ratio to cuBLAS, in %
         self.tp, self.tt, self.tc = {}, {}, {}
         self.gpu = self.tver = ''
 
@@ -168,6 +169,9 @@ class _Suite:
         self.key(k + '.' + s + '.error', fmt(r['error'], 'err'))
         spread = _div(50 * (num(r['ms_q3']) - num(r['ms_q1'])), num(r['ms']))
         self.key(k + '.' + s + '.spread_pct', fmt(spread, '%.1f'))
+        cs = _div(50 * (num(r['cublas_ms_q3']) - num(r['cublas_ms_q1'])),
+                  num(r['cublas_ms']))
+        self.sp[k, s] = spread + cs
         es = 2 if r['precision'] == 'bf16' else 4
         m, n, kk = num(r['m']), num(r['n']), num(r['k'])
         byte = (m * kk + kk * n) * es + m * n * 4
@@ -208,6 +212,7 @@ class _Suite:
     def three(self):
         """3xTF32 against cuBLAS FP32: at the large shapes, its error."""
         big, bigs, nbig, below2, l2 = '', '', 0, 0, ''
+        near2, ln2, bigsp = 0, '', 0.0
         worse, ratio, rs = 0, '', ''
         for s in self.order:
             q = (s.split('x') + ['', '', ''])[:3]
@@ -216,10 +221,14 @@ class _Suite:
             if all(_ge(x, 1024) for x in q):
                 nbig += 1
                 v = num(self.pc['3xtf32', s]) / 100
+                sp = self.sp.get(('3xtf32', s), 0.0)
                 if big == '' or v < big:
-                    big, bigs = v, s
-                if v < 2:
+                    big, bigs, bigsp = v, s, v * sp / 100
+                # below 2x by more than the ratio's spread, or within it
+                if v < 2 and 100 * (2 - v) / 2 > sp:
                     below2, l2 = below2 + 1, _listed_x(l2, s, v)
+                elif v < 2:
+                    near2, ln2 = near2 + 1, _listed_x(ln2, s, v)
             if ('cublas-fp32', s) in self.err:
                 e = _div(num(self.err.get(('3xtf32', s), '')),
                          num(self.err['cublas-fp32', s]))
@@ -231,6 +240,9 @@ class _Suite:
         self.key('3xtf32.big_min_shape', shape(bigs))
         self.key('3xtf32.big_below2', below2)
         self.key('3xtf32.big_below2_list', l2 or 'none')
+        self.key('3xtf32.big_near2', near2)
+        self.key('3xtf32.big_near2_list', ln2 or 'none')
+        self.key('3xtf32.big_min_spread', fmt(bigsp, '%.3f'))
         self.key('3xtf32.err_worse', worse)
         self.key('3xtf32.err_ratio_max', fmt(ratio, '%.2f'))
         self.key('3xtf32.err_ratio_shape', shape(rs))
@@ -259,6 +271,32 @@ class _Suite:
                      fmt(_exp(lb / c), '%.2f'))
             self.key('triton.' + p + '.measured', c)
         self.key('triton.version', self.tver or '---')
+
+    def triton_configs(self, table):
+        """triton-chN-configs: every configuration alone at one cube;
+        per precision the best rate, the autotuner's choice, how many
+        configurations ran and how many need more shared memory than an
+        SM has."""
+        for p in P:
+            rows = [r for r in table if r['precision'] == p]
+            ran = [r for r in rows if r['tflops'] != '']
+            if not ran:
+                continue
+            best = max(ran, key=lambda r: num(r['tflops']))
+            chosen = [r for r in ran if r['chosen'] == 'yes']
+            k = 'triton.' + p + '.configs.'
+            self.key(k + 'size', rows[0]['m'])
+            self.key(k + 'tried', len(rows))
+            self.key(k + 'failed', len(rows) - len(ran))
+            self.key(k + 'best_tflops', fmt(best['tflops']))
+            if best['ms_q3'] != '' and num(best['ms']) > 0:
+                self.key(k + 'best_spread_pct', fmt(
+                    50 * (num(best['ms_q3']) - num(best['ms_q1']))
+                    / num(best['ms']), '%.1f'))
+            self.key(k + 'best', best['config'])
+            if chosen:
+                self.key(k + 'chosen', chosen[0]['config'])
+                self.key(k + 'chosen_tflops', fmt(chosen[0]['tflops']))
 
     def rows(self):
         """The table's rows, grouped by family."""
@@ -304,24 +342,31 @@ class _Suite:
     def chart(self, plot):
         """Every dispatcher's percentages over the suite, sorted."""
         ns = len(self.order)
+        series = [sorted(num(self.pc[p, s]) for s in self.order
+                         if (p, s) in self.pc) for p in P]
+        # every point inside the axes: the top is the next 50 above the
+        # highest percentage (250 at least)
+        top = max([250.0] + [v for vals in series for v in vals])
+        ymax = int(math.ceil(top / 50.0) * 50)
+        if ymax < top * 1.02:
+            ymax += 50
+        ticks = ','.join(str(t) for t in [0, 50, 80] + list(range(100, ymax + 1, 50)))
         o = ['\\begin{tikzpicture}\n\\begin{axis}[width=12cm, height=6.5cm, '
              'xmin=0, xmax=%d,\n' % (ns + 1),
-             '  ymin=0, ymax=250, xlabel={shapes of the suite, each '
-             'precision sorted by its percentage},\n',
+             '  ymin=0, ymax=%d, xlabel={shapes of the suite, each '
+             'precision sorted by its percentage},\n' % ymax,
              '  ylabel={\\% of the same-precision cuBLAS}, ymajorgrids, '
              'major grid style={black!15},\n',
-             '  ytick={0,50,80,100,150,200,250}, xtick=\\empty,\n',
-             '  legend style={font=\\footnotesize, at={(0.02,0.98)}, '
-             'anchor=north west}]\n']
+             '  ytick={%s}, xtick=\\empty,\n' % ticks,
+             '  legend columns=4, legend style={font=\\footnotesize, '
+             'at={(0.5,1.03)}, anchor=south, draw=none}]\n']
         col = ['black!60', 'blue!70!black', 'red!70!black', 'green!50!black']
         mark = ['*', 'square*', 'triangle*', 'diamond*']
         for i, p in enumerate(P):
-            vals = sorted(num(self.pc[p, s]) for s in self.order
-                          if (p, s) in self.pc)
+            vals = series[i]
             o.append('\\addplot[color=%s, mark=%s, mark size=1.2pt] '
                      'coordinates {' % (col[i], mark[i]))
-            o += [' (%d,%s)' % (j, numstr(250 if v > 250 else v))
-                  for j, v in enumerate(vals, 1)]
+            o += [' (%d,%s)' % (j, numstr(v)) for j, v in enumerate(vals, 1)]
             o.append('};\n\\addlegendentry{%s%s}\n' % (
                 PNAME[i], ' (of cuBLAS FP32)' if p == '3xtf32' else ''))
         o.append('\\draw[black!50, dashed] (axis cs:0,80) -- (axis cs:%d,80);'
@@ -334,7 +379,8 @@ class _Suite:
 
 def suite(n, suite_csv, res, out):
     """Chapter n's shape suite (suite_csv: family,m,n,k,origin) as
-    measured in res/suite-chN.csv and, where it exists, res/triton-chN.csv:
+    measured in res/suite-chN.csv and, where they exist, res/triton-chN.csv
+    and res/triton-configs-chN.csv (Triton's configurations one by one):
     writes out/res/suite-chN.tex (a longtable), suite-chN-html.tex (one
     table, for the HTML book) and suite-chN-plot.tex (the chart), and
     returns the keys chN.suite.* [(key, value)].  TableError where
@@ -359,6 +405,9 @@ def suite(n, suite_csv, res, out):
     st.dispatchers()
     st.three()
     st.triton()
+    cfg = os.path.join(res, 'triton-configs-ch%s.csv' % n)
+    if os.path.isfile(cfg):
+        st.triton_configs(csvio.read(cfg))
     os.makedirs(os.path.join(out, 'res'), exist_ok=True)
     base = os.path.join(out, 'res', 'suite-ch%s' % n)
     st.tables(base + '.tex', base + '-html.tex')
