@@ -285,7 +285,7 @@ def micro(keys, st, t, path):
 
 def sweep(keys, st, t, path):
     n = chapter_of(path)
-    for r in t:
+    for r in runs.merge(list(t)):
         sz = size_of(r)
         st.cublas_run(r)
         # a kernel the chapter's program measured keeps that run's keys
@@ -305,7 +305,7 @@ def _awk_words(s):
 
 
 def emulated(keys, st, t, path):
-    for r in t:
+    for r in runs.merge(list(t)):
         w = _awk_words(r['emulated']) + [''] * 4
         p = K.chapter(chapter_of(path), 'emu',
                       '%s%s_%s%s' % (w[0], w[1], w[2], w[3]), r['kernel'],

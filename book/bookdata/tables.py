@@ -18,7 +18,7 @@ import math
 import os
 import sys
 
-from . import csvio
+from . import csvio, runs
 from . import keys as K
 from .awk import fmt, ipow, looks_numeric, num, numstr, tex
 
@@ -311,6 +311,8 @@ class _Suite:
                 # entry, which the chart below then plots, as 0 (gawk
                 # 5.2.1 printed a random denormal, 4.8e-315, there)
                 row += ' & ' + _cell(self.pc.setdefault((p, s), ''))
+            sp = [self.sp[p, s] for p in P if (p, s) in self.sp]
+            row += ' & ' + (fmt(max(sp), '%.1f') if sp else '---')
             for p in P:
                 t = self.tp[p, s] if (p, s) in self.tp else None
                 row += ' & ' + (_cell(t) if t is not None else '---')
@@ -322,20 +324,23 @@ class _Suite:
                "cuBLAS of its precision measured in the same run (for "
                "3xTF32, of cuBLAS FP32), and Triton's percentage of the "
                "cuBLAS that PyTorch calls, measured in Triton's run. Below "
-               "80\\,\\%% in bold." % tex(self.gpu))
-        hd = (' & & \\multicolumn{4}{c}{the book} & \\multicolumn{4}{c}'
+               "80\\,\\%% in bold. $\\pm$: the largest spread of the "
+               "row's four percentages (of the dispatcher's time and of its "
+               "cuBLAS's, each the larger of the spreads within and between "
+               "runs), in \\%% of the percentage." % tex(self.gpu))
+        hd = (' & & \\multicolumn{5}{c}{the book} & \\multicolumn{4}{c}'
               '{Triton} \\\\\nfamily & $M\\times N\\times K$ & FP32 & TF32 & '
-              '3xTF32 & BF16 & FP32 & TF32 & 3xTF32 & BF16 \\\\\n')
+              '3xTF32 & BF16 & $\\pm$ & FP32 & TF32 & 3xTF32 & BF16 \\\\\n')
         rows = self.rows()
         _write(table, '{\\scriptsize\\setlength\\tabcolsep{3pt}\n'
-               '\\begin{longtable}{llrrrrrrrr}\n'
+               '\\begin{longtable}{llrrrrrrrrr}\n'
                '\\caption{%s}\\label{tab:suite-ch%s}\\\\\n\\toprule\n%s'
                '\\midrule\n\\endfirsthead\n' % (cap, self.n, hd)
-               + '\\multicolumn{10}{l}{\\small Table~\\thetable, continued}'
+               + '\\multicolumn{11}{l}{\\small Table~\\thetable, continued}'
                '\\\\\n\\toprule\n%s\\midrule\n\\endhead\n\\bottomrule\n'
                '\\endfoot\n' % hd + rows + '\\end{longtable}}\n')
         _write(html, '\\begin{table}\\centering\n\\caption{%s}\\label'
-               '{tab:suite-ch%s}\n\\begin{tabular}{llrrrrrrrr}\n\\toprule\n'
+               '{tab:suite-ch%s}\n\\begin{tabular}{llrrrrrrrrr}\n\\toprule\n'
                '%s\\midrule\n' % (cap, self.n, hd) + rows
                + '\\bottomrule\n\\end{tabular}\n\\end{table}\n')
 
@@ -397,7 +402,7 @@ def suite(n, suite_csv, res, out):
               file=sys.stderr)
     else:
         st.shapes(csvio.read(suite_csv))
-    st.measured(csvio.read(measured))
+    st.measured(runs.merge(csvio.read(measured).rows))
     tri = os.path.join(res, 'triton-ch%s.csv' % n)
     if os.path.isfile(tri):
         st.measured(csvio.read(tri))
@@ -474,7 +479,7 @@ def sweep(csv, out_tex, plot_tex=''):
     chap = os.path.basename(csv)
     chap = chap[:-4] if chap.endswith('.csv') else chap
     chap = chap[8:] if chap.startswith('sweep-ch') else chap
-    ks, ss, dims, t, p, best, gpu = _sweep_rows(csvio.read(csv).rows)
+    ks, ss, dims, t, p, best, gpu = _sweep_rows(runs.merge(csvio.read(csv).rows))
     if not ks:
         raise TableError('sweep-table: %s has no rows' % csv)
     names = next((v for c, v in NAMES.items() if _eq(chap, c)),
