@@ -1078,18 +1078,20 @@ $k: the first GPU's $v1~$unit is quoted"
 
 # results.sty: a key the results lack prints [not measured], and
 # \notmeasurednote counts the keys missing (once each) from the last
-# pass; with every key there it says nothing.
+# pass; with every key there it says nothing.  In a table's cell a
+# missing figure is n/m.
 test_not_measured() {
     local d=$tmp/nm got want
     mkdir -p "$d"
     printf '\\resultkey{a.b}{42}\n' > "$d/resultkeys.tex"
     printf '%s\n' '\documentclass{article}\usepackage{results}\pagestyle{empty}' \
         '\begin{document}\notmeasurednote\par' \
-        'A \R{a.b}, B \R{no.such}, C \R{no.such}, D \R{no.other}.\end{document}' > "$d/t.tex"
+        'A \R{a.b}, B \R{no.such}, C \R{no.such}, D \R{no.other}.' \
+        '\begin{tabular}{ll}E & \R{no.such}\end{tabular}\end{document}' > "$d/t.tex"
     (cd "$d" && for i in 1 2; do TEXINPUTS=$OLDPWD/book: pdflatex -interaction=batchmode \
         t.tex > /dev/null 2>&1; done)
     got=$(pdftotext "$d/t.pdf" - 2> /dev/null | tr -s '\n\f' '  ')
-    want='2 figures of this edition were not measured on this GPU; each is marked [not measured]. A 42, B [not measured], C [not measured], D [not measured]. '
+    want='2 figures of this edition were not measured on this GPU; each is marked [not measured], or n/m in a table. A 42, B [not measured], C [not measured], D [not measured]. E n/m '
     [ "$got" = "$want" ] && ok "a figure the results lack prints [not measured], and the book counts them" \
         || fail "a figure the results lack prints [not measured], and the book counts them" "got:  $got
 want: $want"
