@@ -65,6 +65,21 @@ def micro(run, name, ms=None, q=None, tf=None, lo=None, hi=None):
     return r
 
 
+class MergeAnswers(unittest.TestCase):
+    def test_an_answers_sides_stay_apart(self):
+        rows = []
+        for run, ms in (('1', '3.0'), ('2', '3.3'), ('3', '3.1')):
+            for use in ('run', 'before'):
+                r = row(run, ms, ms, ms, '2.8', '90')
+                r.update(answer='ex1', use=use, options='--size 4096')
+                rows.append(r)
+        m = runs.merge(rows, also=('answer', 'use', 'options'))
+        self.assertEqual([(r['use'], r['ms'], r['runs']) for r in m],
+                         [('run', '3.1', '3'), ('before', '3.1', '3')])
+        # without them the two sides would be one measurement
+        self.assertEqual(len(runs.merge(rows)), 1)
+
+
 class MergeMicro(unittest.TestCase):
     def test_one_run_as_it_is(self):
         rows = [micro('1', 'a', '2.0', ('1.9', '2.1'))]

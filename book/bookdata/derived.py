@@ -332,8 +332,15 @@ def _answer_check(st, a, r):
             st.a_shapes[i] = s + ('' if s == '' else ', ') + sh
 
 
+_ANSWER = ('answer', 'use', 'options')
+
+
 def answers(keys, st, t, path):
-    for r in t:
+    # the timed runs (run, before) of several passes as one row each;
+    # the checks and repeats as they are, every row counted
+    timed = runs.merge([r for r in t if r['use'] in ('run', 'before')],
+                       also=_ANSWER)
+    for r in [r for r in t if r['use'] not in ('run', 'before')] + timed:
         sz = size_of(r)
         a = K.chapter(chapter_of(path), r['answer'])
         if r['use'] == 'check':
@@ -368,7 +375,7 @@ def answers(keys, st, t, path):
 def answers_micro(keys, st, t, path):
     skip = re.compile(r'^(answer|use|options|chapter|name|what|gpu|sms|'
                       r'clock_mhz|driver|date|commit|code_hash)$')
-    for r in t:
+    for r in runs.merge_micro(list(t), also=_ANSWER):
         p = K.chapter(chapter_of(path), r['answer'],
                       *(['before'] if r['use'] == 'before' else []),
                       'micro', r['name']) + '.'

@@ -86,13 +86,16 @@ def _one(rows):
     return out
 
 
-def merge(rows):
-    """One row per measurement, in the order of their first rows."""
+def merge(rows, also=()):
+    """One row per measurement, in the order of their first rows; also:
+    more columns that tell measurements apart (a worked answer's answer,
+    use and options)."""
     if len({r['run'] for r in rows if r['run'] != ''}) < 2:
         return list(rows)
     groups = {}
     for r in rows:
-        groups.setdefault(tuple(r[c] for c in _SAME), []).append(r)
+        groups.setdefault(tuple(r[c] for c in _SAME + tuple(also)),
+                          []).append(r)
     return [g[0] if len(g) == 1 else _one(g) for g in groups.values()]
 
 
@@ -117,11 +120,12 @@ def _one_micro(rows):
     return out
 
 
-def merge_micro(rows):
-    """One row per name of a microbenchmark's file."""
+def merge_micro(rows, also=()):
+    """One row per name of a microbenchmark's file (also: as merge's)."""
     if len({r['run'] for r in rows if r['run'] != ''}) < 2:
         return [Row(r, processes='1') for r in rows]
     groups = {}
     for r in rows:
-        groups.setdefault((r['chapter'], r['name']), []).append(r)
+        groups.setdefault((r['chapter'], r['name'])
+                          + tuple(r[c] for c in also), []).append(r)
     return [g[0] if len(g) == 1 else _one_micro(g) for g in groups.values()]
