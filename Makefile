@@ -106,6 +106,7 @@ help:
 	@echo 'make profile         Nsight Compute counters -> results/<gpu>/ncu-chN.csv'
 	@echo 'make labN            write lab/chN.cu once, build it; ./labN grades it'
 	@echo 'make instructor      build/instructor.pdf and .html: the book with answers'
+	@echo 'make course          build/course.pdf: the labs'"'"' code left to the student'
 	@echo 'make answers         the changed programs of the worked answers'
 	@echo 'make slides          build/slides/chN.pdf, a deck per chapter'
 	@echo 'make readme          rewrite the README table from the results'

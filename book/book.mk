@@ -45,9 +45,10 @@ BOOK_PANDOC   := pandoc -f latex -t html5 -s --toc --toc-depth=2 \
   --default-image-extension=svg --resource-path=build/fig \
   --metadata=lang:en
 
-.PHONY: book book-pdf book-html book-clean book-shots instructor
+.PHONY: book book-pdf book-html book-clean book-shots instructor course
 book: build/book.pdf build/book.html
 instructor: build/instructor.pdf build/instructor.html
+course: build/course.pdf
 book-pdf: build/book.pdf
 book-html: build/book.html
 
@@ -91,6 +92,16 @@ build/tex/chapters-all.tex: $(NW) $(APPENDICES) book/tools/weave book/tools/find
 	@mkdir -p $(@D)
 	$(say) WEAVE $@
 	$(Q)WEAVE_ALL=1 book/tools/weave $(NW) $(APPENDICES) > $@.tmp
+	$(Q)mv $@.tmp $@
+
+# The course edition's: each lab's chunk replaced by the stub the lab
+# starts from (bookdata labcut, which reads the manifests).
+build/tex/chapters-course.tex: $(NW) $(APPENDICES) $(MANIFESTS) book/tools/weave book/bookdata/labcut.py \
+    book/tools/finduses $(WEAVE_PY) book/tools/hilite book/tools/codebreaks \
+    book/tools/c-words | $(TOOLS_STAMP)
+	@mkdir -p $(@D)
+	$(say) WEAVE $@
+	$(Q)WEAVE_COURSE=1 book/tools/weave $(NW) $(APPENDICES) > $@.tmp
 	$(Q)mv $@.tmp $@
 
 # A figure: one tikzpicture, typeset alone by figures/wrapper.tex into a
@@ -167,6 +178,13 @@ build/instructor.pdf: book/instructor.tex build/book.pdf build/tex/answers.tex $
     | $(TOOLS_STAMP)
 	$(say) LATEX $@
 	$(Q)book/tools/pdfbook $(BOOK_OUT) instructor
+
+# The course edition (make course): the student's book, each lab's chunk
+# replaced by its stub, for a class that writes the labs; no answers.
+build/course.pdf: book/course.tex build/book.pdf build/tex/chapters-course.tex \
+    | $(TOOLS_STAMP)
+	$(say) LATEX $@
+	$(Q)book/tools/pdfbook $(BOOK_OUT) course
 
 build/html-instructor/instructor.tex: build/html-instructor/book.tex build/tex/answers.tex \
     $(ANSWER_TEX) book/tools/subst $(WEAVE_PY)

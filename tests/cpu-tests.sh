@@ -1077,6 +1077,82 @@ $k: the first GPU's $v1~$unit is quoted"
 }
 
 # results.sty: a key the results lack prints [not measured], and
+# The course edition (make course) prints no line of a lab's answer:
+# each lab's chunk becomes its stub, and the chunks only the lab's code
+# uses say they are the student's (bookdata labcut).  The check itself
+# finds the answers in the student's book, where they are printed.
+test_course() {
+    local out
+    noweb_markup $(book_order) > "$tmp/normal.markup"
+    book/tools/bookdata labcut < "$tmp/normal.markup" > "$tmp/course.markup"
+    out=$(python3 - "$tmp/normal.markup" "$tmp/course.markup" <<'PY' 2>&1
+import sys
+sys.path.insert(0, 'book')
+from bookdata import labcut
+normal = open(sys.argv[1]).read().split('\n')
+course = open(sys.argv[2]).read().split('\n')
+lab = labcut.labs()
+
+def chunks(stream):
+    body, uses, cur = {}, {}, None
+    for l in stream:
+        if l.startswith('@defn '):
+            cur = l[6:]
+            body.setdefault(cur, [])
+            uses.setdefault(cur, set())
+        elif l.startswith('@end code'):
+            cur = None
+        elif cur is not None and l.startswith('@text '):
+            body[cur].append(l[6:].strip())
+        elif cur is not None and l.startswith('@use '):
+            uses[cur].add(l[5:])
+    return body, uses
+
+# the answer: what the lab chunks reach, less what other code shares
+body, uses = chunks(normal)
+reach, todo = set(lab), list(lab)
+while todo:
+    for u in uses.get(todo.pop(), ()):
+        if u not in reach:
+            reach.add(u)
+            todo.append(u)
+shared = {c for c in reach - set(lab) for o in uses
+          if o not in reach and c in uses[o]}
+while True:
+    more = {u for c in shared for u in uses.get(c, ())
+            if u in reach and u not in lab} - shared
+    if not more:
+        break
+    shared |= more
+answer = reach - shared - set(lab.values())
+stubs = {l for s in lab.values() for l in body.get(s, ())}
+others = {l for c, ls in body.items() if c not in answer for l in ls}
+lines = {l: c for c in answer for l in body.get(c, ())
+         if len(l) >= 12 and l not in stubs and l not in others}
+def leaks(stream):
+    b, _ = chunks(stream)
+    printed = {l for c, ls in b.items() if c not in lab.values() for l in ls}
+    return sorted((c, l) for l, c in lines.items() if l in printed)
+if not leaks(normal):
+    print('the check finds no answer in the student\'s book')
+for c, l in leaks(course)[:10]:
+    print('<<%s>>: %s' % (c, l))
+found, cur = set(), None
+for l in course:
+    if l.startswith('@defn '):
+        cur = l[6:]
+    elif l.startswith('@text') and 'Lab, chapter' in l and cur in lab:
+        found.add(cur)
+main = set(labcut.labs(also=False))
+if main - found:
+    print('no stub printed for ' + ', '.join(sorted(main - found)))
+PY
+)
+    [ -z "$out" ] && make -n course 2> /dev/null | grep -q "pdfbook build course" \
+        && ok "the course edition prints every lab's stub and no line of its answer" \
+        || fail "the course edition prints every lab's stub and no line of its answer" "$out"
+}
+
 # \notmeasurednote counts the keys missing (once each) from the last
 # pass; with every key there it says nothing.  In a table's cell a
 # missing figure is n/m.
@@ -1646,6 +1722,7 @@ lane_book() {
     want book && test_pdf_chunks
     want book && test_index
     want book && test_not_measured
+    want book && test_course
     figure_tests
 }
 lane_editions() {

@@ -20,6 +20,8 @@ USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
   bookdata codehash N [answers] | --all
   bookdata budget                  each chapter's tangled lines, its budget
   bookdata fmt VALUE [HOW]         a value as the book prints it
+  bookdata labcut < MARKUP         noweb markup with each lab's chunk
+                                   replaced by its stub (the course edition)
   bookdata columns [RESULTS...]    the results files' columns, from the
                                    programs that write them; with folders,
                                    check their files' headers against them
@@ -207,6 +209,15 @@ def cmd_columns(args):
     return 0
 
 
+def cmd_labcut(args):
+    from . import labcut
+    lines = sys.stdin.read().split('\n')
+    end = lines.pop() if lines and lines[-1] == '' else None
+    out = labcut.cut(lines, labcut.labs(ROOT))
+    sys.stdout.write('\n'.join(out) + ('\n' if end is not None else ''))
+    return 0
+
+
 def cmd_gpu_dir(args):
     _need(args, 1, 'gpu-dir N...')
     d = code.gpu_dir(args)
@@ -258,6 +269,7 @@ COMMANDS = {
     'budget': cmd_budget,
     'fmt': cmd_fmt,
     'columns': cmd_columns,
+    'labcut': cmd_labcut,
     'gpu-dir': cmd_gpu_dir,
     'nw-upto': cmd_nw_upto,
     'make-vars': cmd_make_vars,
