@@ -297,10 +297,13 @@ $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).micro),\
 
 # A lab: make labN writes lab/chN.cu once (never over a file that
 # exists): chapter N's program with the body of its lab kernel left for the
-# student (book/tools/labstub); then it compiles that file into
-# build/lab/chN as the chapter's program is compiled, builds the programs
-# the grading compares with, and writes ./labN, which grades
-# (book/tools/grade).  No noweb, and nothing in tangle/ changes.
+# student (book/tools/labstub), between two marks; then it compiles the
+# lines between the marks, put into the chapter's pristine stub
+# (tangle/chN-lab.cu, bookdata lab-splice: nothing else of the student's
+# file is compiled), into build/lab/chN as the chapter's program is
+# compiled, builds the programs the grading compares with, and writes
+# ./labN, which grades (book/tools/grade).  No noweb, and nothing in
+# tangle/ changes.
 LABS := $(foreach n,$(BUILDABLE),$(if $(ch$(n).lab),$(n)))
 LAB_DIR ?= lab
 define lab_rules   # $(1) chapter
@@ -310,14 +313,16 @@ $(LAB_DIR)/ch$(1).cu: | tangle/ch$(1)-lab.cu build/manifest.tsv
 	  && echo "make: wrote $$@: write the lab's code there (search for \"Lab, chapter $(1)\"), then make lab$(1) && ./lab$(1)"; fi
 # (a failed compile leaves no program behind, so that ./labN cannot
 # grade an older one)
-build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu $(HEADERS) build/ch$(1).flags $(COMMON_OBJS) \
+build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$(1).flags $(COMMON_OBJS) \
     build/main-ch$(1).o $(call link_objs,$(ch$(1).links)) FORCE
 	@mkdir -p build/lab
 	@if [ ! $$@ -nt $(LAB_DIR)/ch$(1).cu ] || [ ! $$@ -nt build/ch$(1).flags ] \
+	    || [ ! $$@ -nt tangle/ch$(1)-lab.cu ] \
 	    || [ "$$$$(cat $$@.src 2>/dev/null)" != "$(abspath $(LAB_DIR))/ch$(1).cu" ]; then \
 	  rm -f $$@ $$@.src; \
-	  echo "$(NVCC) ... -c $(LAB_DIR)/ch$(1).cu -o $$@"; \
-	  $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Itangle -c $(LAB_DIR)/ch$(1).cu -o $$@.o 2> $$@.log; \
+	  $(BOOKDATA) lab-splice $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $$@.cu || exit 2; \
+	  echo "$(NVCC) ... -c $$@.cu (the lab's code of $(LAB_DIR)/ch$(1).cu in the stub) -o $$@"; \
+	  $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Itangle -c $$@.cu -o $$@.o 2> $$@.log; \
 	  rc=$$$$?; grep -v -e '^ptxas info' -e 'bytes stack frame' $$@.log >&2; \
 	  [ $$$$rc = 0 ] || exit $$$$rc; \
 	  $(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@ $$@.o build/main-ch$(1).o \

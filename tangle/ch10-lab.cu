@@ -82,6 +82,7 @@ tf32_mma(int m, int n, int k, float alpha,
         __syncthreads();
         {
             const int s = 0, kk = 0, buf = 0;
+            /* ---- lab 10, Load the TF32 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code begins here ---- */
             /* Lab, chapter 10: load the fragments of step kk (8 columns of K) of
                stage s into af[buf][mi][4] (A, WM / 16 tiles of 16 x 8) and
                bf[buf][ni][2] (B, WN / 8 tiles of 8 x 8), in the layout
@@ -91,6 +92,7 @@ tf32_mma(int m, int n, int k, float alpha,
                otherwise read it from TB.  The line below only lets the program
                compile: replace it. */
             (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
+            /* ---- lab 10, Load the TF32 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code ends here ---- */
         }
         for (int step = 0; step < steps; step++) {
             int s = step % STAGES;
@@ -131,6 +133,7 @@ tf32_mma(int m, int n, int k, float alpha,
                     cp_async_wait<STAGES - 2>();
                     __syncthreads();
                     const int s = (step + 1) % STAGES, kk = 0, buf = (p + 1) % 2;
+                    /* ---- lab 10, Load the TF32 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code begins here ---- */
                     /* Lab, chapter 10: load the fragments of step kk (8 columns of K) of
                        stage s into af[buf][mi][4] (A, WM / 16 tiles of 16 x 8) and
                        bf[buf][ni][2] (B, WN / 8 tiles of 8 x 8), in the layout
@@ -140,8 +143,10 @@ tf32_mma(int m, int n, int k, float alpha,
                        otherwise read it from TB.  The line below only lets the program
                        compile: replace it. */
                     (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
+                    /* ---- lab 10, Load the TF32 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code ends here ---- */
                 } else {
                     const int kk = (p + 1) * 8, buf = (p + 1) % 2;
+                    /* ---- lab 10, Load the TF32 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code begins here ---- */
                     /* Lab, chapter 10: load the fragments of step kk (8 columns of K) of
                        stage s into af[buf][mi][4] (A, WM / 16 tiles of 16 x 8) and
                        bf[buf][ni][2] (B, WN / 8 tiles of 8 x 8), in the layout
@@ -151,6 +156,7 @@ tf32_mma(int m, int n, int k, float alpha,
                        otherwise read it from TB.  The line below only lets the program
                        compile: replace it. */
                     (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
+                    /* ---- lab 10, Load the TF32 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code ends here ---- */
                 }
                 const int buf = p % 2;
                 #pragma unroll
@@ -202,6 +208,7 @@ tf32_mma(int m, int n, int k, float alpha,
         __syncthreads();
         {
             const int s = 0, kk = 0, buf = 0;
+            /* ---- lab 10, Load the TF32 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code begins here ---- */
             /* Lab, chapter 10: load the fragments of step kk (8 columns of K) of
                stage s into af[buf][mi][4] (A, WM / 16 tiles of 16 x 8) and
                bf[buf][ni][2] (B, WN / 8 tiles of 8 x 8), in the layout
@@ -211,6 +218,7 @@ tf32_mma(int m, int n, int k, float alpha,
                otherwise read it from TB.  The line below only lets the program
                compile: replace it. */
             (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
+            /* ---- lab 10, Load the TF32 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code ends here ---- */
         }
         for (int step = 0; step < steps; step++) {
             int s = step % STAGES;
@@ -251,6 +259,7 @@ tf32_mma(int m, int n, int k, float alpha,
                     cp_async_wait<STAGES - 2>();
                     __syncthreads();
                     const int s = (step + 1) % STAGES, kk = 0, buf = (p + 1) % 2;
+                    /* ---- lab 10, Load the TF32 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code begins here ---- */
                     /* Lab, chapter 10: load the fragments of step kk (8 columns of K) of
                        stage s into af[buf][mi][4] (A, WM / 16 tiles of 16 x 8) and
                        bf[buf][ni][2] (B, WN / 8 tiles of 8 x 8), in the layout
@@ -260,8 +269,10 @@ tf32_mma(int m, int n, int k, float alpha,
                        otherwise read it from TB.  The line below only lets the program
                        compile: replace it. */
                     (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
+                    /* ---- lab 10, Load the TF32 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code ends here ---- */
                 } else {
                     const int kk = (p + 1) * 8, buf = (p + 1) % 2;
+                    /* ---- lab 10, Load the TF32 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code begins here ---- */
                     /* Lab, chapter 10: load the fragments of step kk (8 columns of K) of
                        stage s into af[buf][mi][4] (A, WM / 16 tiles of 16 x 8) and
                        bf[buf][ni][2] (B, WN / 8 tiles of 8 x 8), in the layout
@@ -271,6 +282,7 @@ tf32_mma(int m, int n, int k, float alpha,
                        otherwise read it from TB.  The line below only lets the program
                        compile: replace it. */
                     (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
+                    /* ---- lab 10, Load the TF32 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code ends here ---- */
                 }
                 const int buf = p % 2;
                 #pragma unroll
@@ -500,10 +512,12 @@ bf16_mma(int m, int n, int k, float alpha, const bf16_bits *a, int lda,
         __syncthreads();
         {
             const int s = 0, kk = 0, buf = 0;
+            /* ---- lab 10, Load the BF16 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code begins here ---- */
             /* Not the lab's: the BF16 kernel's fragment loads, taken out with
                the TF32 ones, which they would give away (its entry, bf16,
                computes nothing now and is not graded). */
             (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
+            /* ---- lab 10, Load the BF16 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code ends here ---- */
         }
         for (int step = 0; step < steps; step++) {
             int s = step % STAGES;
@@ -544,16 +558,20 @@ bf16_mma(int m, int n, int k, float alpha, const bf16_bits *a, int lda,
                     cp_async_wait<STAGES - 2>();
                     __syncthreads();
                     const int s = (step + 1) % STAGES, kk = 0, buf = (p + 1) % 2;
+                    /* ---- lab 10, Load the BF16 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code begins here ---- */
                     /* Not the lab's: the BF16 kernel's fragment loads, taken out with
                        the TF32 ones, which they would give away (its entry, bf16,
                        computes nothing now and is not graded). */
                     (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
+                    /* ---- lab 10, Load the BF16 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code ends here ---- */
                 } else {
                     const int kk = (p + 1) * 16, buf = (p + 1) % 2;
+                    /* ---- lab 10, Load the BF16 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code begins here ---- */
                     /* Not the lab's: the BF16 kernel's fragment loads, taken out with
                        the TF32 ones, which they would give away (its entry, bf16,
                        computes nothing now and is not graded). */
                     (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
+                    /* ---- lab 10, Load the BF16 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code ends here ---- */
                 }
                 const int buf = p % 2;
                 #pragma unroll
@@ -605,10 +623,12 @@ bf16_mma(int m, int n, int k, float alpha, const bf16_bits *a, int lda,
         __syncthreads();
         {
             const int s = 0, kk = 0, buf = 0;
+            /* ---- lab 10, Load the BF16 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code begins here ---- */
             /* Not the lab's: the BF16 kernel's fragment loads, taken out with
                the TF32 ones, which they would give away (its entry, bf16,
                computes nothing now and is not graded). */
             (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
+            /* ---- lab 10, Load the BF16 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code ends here ---- */
         }
         for (int step = 0; step < steps; step++) {
             int s = step % STAGES;
@@ -649,16 +669,20 @@ bf16_mma(int m, int n, int k, float alpha, const bf16_bits *a, int lda,
                     cp_async_wait<STAGES - 2>();
                     __syncthreads();
                     const int s = (step + 1) % STAGES, kk = 0, buf = (p + 1) % 2;
+                    /* ---- lab 10, Load the BF16 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code begins here ---- */
                     /* Not the lab's: the BF16 kernel's fragment loads, taken out with
                        the TF32 ones, which they would give away (its entry, bf16,
                        computes nothing now and is not graded). */
                     (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
+                    /* ---- lab 10, Load the BF16 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code ends here ---- */
                 } else {
                     const int kk = (p + 1) * 16, buf = (p + 1) % 2;
+                    /* ---- lab 10, Load the BF16 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code begins here ---- */
                     /* Not the lab's: the BF16 kernel's fragment loads, taken out with
                        the TF32 ones, which they would give away (its entry, bf16,
                        computes nothing now and is not graded). */
                     (void)aoff; (void)boff; (void)s; (void)kk; (void)buf;
+                    /* ---- lab 10, Load the BF16 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]: your code ends here ---- */
                 }
                 const int buf = p % 2;
                 #pragma unroll

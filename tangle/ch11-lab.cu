@@ -1,6 +1,7 @@
 /* ch11.cu: FP32 accuracy from three TF32 products. */
 #include "ch10.h"
 
+/* ---- lab 11, Split a TF32 operand into a big and a small part: your code begins here ---- */
 __device__ __forceinline__ void
 split_tf32(unsigned x, unsigned *big, unsigned *small)
 {
@@ -12,6 +13,7 @@ split_tf32(unsigned x, unsigned *big, unsigned *small)
     *big = x;
     *small = 0;
 }
+/* ---- lab 11, Split a TF32 operand into a big and a small part: your code ends here ---- */
 
 #define X3_TILES 128, 128, 64, 32, 3, 1
 

@@ -102,6 +102,7 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
                             uint64_t big_a, big_b, small_a, small_b;
                             {
                                 int op = 0;
+                                /* ---- lab 12, Descriptors of step [[kk]] for operand pair [[op]]: your code begins here ---- */
                                 /* Lab, chapter 12: the wgmma descriptors of step kk (of the four of
                                    a stage) for operand pair op of stage st: da for this consumer's
                                    tile mi of A (64 rows of 128-byte swizzled rows, k contiguous), db
@@ -112,11 +113,13 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
                                    replace them. */
                                 uint64_t da = 0, db = 0;
                                 (void)op;
+                                /* ---- lab 12, Descriptors of step [[kk]] for operand pair [[op]]: your code ends here ---- */
                                 big_a = da;
                                 big_b = db;
                             }
                             {
                                 int op = 1;
+                                /* ---- lab 12, Descriptors of step [[kk]] for operand pair [[op]]: your code begins here ---- */
                                 /* Lab, chapter 12: the wgmma descriptors of step kk (of the four of
                                    a stage) for operand pair op of stage st: da for this consumer's
                                    tile mi of A (64 rows of 128-byte swizzled rows, k contiguous), db
@@ -127,6 +130,7 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
                                    replace them. */
                                 uint64_t da = 0, db = 0;
                                 (void)op;
+                                /* ---- lab 12, Descriptors of step [[kk]] for operand pair [[op]]: your code ends here ---- */
                                 small_a = da;
                                 small_b = db;
                             }
@@ -135,6 +139,7 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
                             wgmma_tf32(fresh, big_a, big_b);
                         } else {
                             int op = 0;
+                            /* ---- lab 12, Descriptors of step [[kk]] for operand pair [[op]]: your code begins here ---- */
                             /* Lab, chapter 12: the wgmma descriptors of step kk (of the four of
                                a stage) for operand pair op of stage st: da for this consumer's
                                tile mi of A (64 rows of 128-byte swizzled rows, k contiguous), db
@@ -145,6 +150,7 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
                                replace them. */
                             uint64_t da = 0, db = 0;
                             (void)op;
+                            /* ---- lab 12, Descriptors of step [[kk]] for operand pair [[op]]: your code ends here ---- */
                             if (KIND == BF16_KIND)
                                 wgmma_bf16<1>(acc[mi], da, db);
                             else

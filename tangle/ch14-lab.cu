@@ -60,6 +60,7 @@ thin_rows(int m, int n, int k, int kslice, float alpha,
                 ? as_float(a[(size_t)(row0 + r) * lda + kc + kk]) : 0.0f;
         }
         __syncthreads();
+        /* ---- lab 14, Stream the rows of $B$ from [[kc]]: your code begins here ---- */
         /* Lab, chapter 14: the main loop of the thin kernel for few rows.
            The block has staged as[r][kk] = A[row0 + r][kc + kk] for r < R and
            kk < THIN_KC (zero past the rows or the slice).  This thread owns
@@ -72,6 +73,7 @@ thin_rows(int m, int n, int k, int kslice, float alpha,
            The kernel is bound by memory: keep several loads of B in flight
            before using them.  As written, nothing is added, and C comes out
            as beta times C. */
+        /* ---- lab 14, Stream the rows of $B$ from [[kc]]: your code ends here ---- */
     }
     for (int r = 0; r < rows; r++)
         for (int e = 0; e < valid; e++) {

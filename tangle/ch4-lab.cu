@@ -40,6 +40,7 @@ sgemm_tile1d(int m, int n, int k, float alpha,
                                ? b[(t + i) * ldb + col0 + j] : 0.0f;
             }
         __syncthreads();
+        /* ---- lab 4, Accumulate outer products: your code begins here ---- */
         /* Lab, chapter 4: thread (tx, ty) computes a TM x TN tile of the
            block's tile of C.  For each step p of the tiles in shared memory
            (p < BK), load into registers the TM values of column p of as and
@@ -48,6 +49,7 @@ sgemm_tile1d(int m, int n, int k, float alpha,
            constants) so that everything stays in registers.  The line below only lets the
            program compile: replace it. */
         accum[0][0] += as[0][0] * bs[0][0];
+        /* ---- lab 4, Accumulate outer products: your code ends here ---- */
         __syncthreads();
     }
     #pragma unroll
@@ -113,6 +115,7 @@ sgemm_tile2d(int m, int n, int k, float alpha,
                                ? b[(t + i) * ldb + col0 + j] : 0.0f;
             }
         __syncthreads();
+        /* ---- lab 4, Accumulate outer products: your code begins here ---- */
         /* Lab, chapter 4: thread (tx, ty) computes a TM x TN tile of the
            block's tile of C.  For each step p of the tiles in shared memory
            (p < BK), load into registers the TM values of column p of as and
@@ -121,6 +124,7 @@ sgemm_tile2d(int m, int n, int k, float alpha,
            constants) so that everything stays in registers.  The line below only lets the
            program compile: replace it. */
         accum[0][0] += as[0][0] * bs[0][0];
+        /* ---- lab 4, Accumulate outer products: your code ends here ---- */
         __syncthreads();
     }
     #pragma unroll

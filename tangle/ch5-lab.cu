@@ -28,6 +28,7 @@ sgemm_remap1d(int m, int n, int k, float alpha,
     int arow = tid / BK, acol = tid % BK;
     int brow = tid / BN, bcol = tid % BN;
     for (int t = 0; t < k; t += BK) {
+        /* ---- lab 5, Load the tiles with a flat thread index: your code begins here ---- */
         /* Lab, chapter 5: copy the BM x BK tile of A (from row row0, column
            t) into as and the BK x BN tile of B (from row t, column col0) into
            bs, zeros outside the matrices.  The block's NT threads are one
@@ -38,6 +39,7 @@ sgemm_remap1d(int m, int n, int k, float alpha,
            compile: replace them. */
         as[arow][acol] = 0.0f;
         bs[brow][bcol] = 0.0f;
+        /* ---- lab 5, Load the tiles with a flat thread index: your code ends here ---- */
         __syncthreads();
         #pragma unroll
         for (int p = 0; p < BK; p++) {
@@ -107,6 +109,7 @@ sgemm_remap2d(int m, int n, int k, float alpha,
     int arow = tid / BK, acol = tid % BK;
     int brow = tid / BN, bcol = tid % BN;
     for (int t = 0; t < k; t += BK) {
+        /* ---- lab 5, Load the tiles with a flat thread index: your code begins here ---- */
         /* Lab, chapter 5: copy the BM x BK tile of A (from row row0, column
            t) into as and the BK x BN tile of B (from row t, column col0) into
            bs, zeros outside the matrices.  The block's NT threads are one
@@ -117,6 +120,7 @@ sgemm_remap2d(int m, int n, int k, float alpha,
            compile: replace them. */
         as[arow][acol] = 0.0f;
         bs[brow][bcol] = 0.0f;
+        /* ---- lab 5, Load the tiles with a flat thread index: your code ends here ---- */
         __syncthreads();
         #pragma unroll
         for (int p = 0; p < BK; p++) {

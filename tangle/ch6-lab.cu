@@ -69,6 +69,7 @@ sgemm_float4(int m, int n, int k, float alpha,
         __syncthreads();
         #pragma unroll
         for (int p = 0; p < BK; p++) {
+            /* ---- lab 6, Outer product of step [[p]], read as float4s: your code begins here ---- */
             /* Lab, chapter 6: step p of the outer products, with 128-bit shared
                loads.  Read the thread's TM values of row p of the transposed A
                tile, AT(p, TROW(i)), and its TN values of row p of the B tile,
@@ -76,6 +77,7 @@ sgemm_float4(int m, int n, int k, float alpha,
                then add the outer product of ra and rb to accum.  The line below
                only lets the program compile: replace it. */
             accum[0][0] += AT(0, 0) * BT(0, 0);
+            /* ---- lab 6, Outer product of step [[p]], read as float4s: your code ends here ---- */
         }
         __syncthreads();
     }

@@ -116,6 +116,7 @@ sgemm_padded(int m, int n, int k, float alpha,
 #undef AT
 #undef BT
 
+/* ---- lab 7, Where the swizzled kernel keeps a tile's elements: your code begins here ---- */
 /* Lab, chapter 7: the swizzles and the layout they give.
    ASWIZZLE(p) is what to XOR into column r of row p of the transposed
    tile of A, so that a warp's 32 stores of a column of A reach 32
@@ -134,6 +135,7 @@ sgemm_padded(int m, int n, int k, float alpha,
 #define APAD 0
 #define AT(p, r) ast[0][0]
 #define BT(p, c) bs[0][0]
+/* ---- lab 7, Where the swizzled kernel keeps a tile's elements: your code ends here ---- */
 __global__ void __launch_bounds__(NT, 2)
 sgemm_swizzled(int m, int n, int k, float alpha,
                const float *a, int lda, const float *b, int ldb,

@@ -4,6 +4,7 @@
 #define APAD 0
 #define AT(p, r) ast[p][(r) ^ ASWIZZLE(p)]
 #define BT(p, c) bs[p][(c) ^ BSWIZZLE(c)]
+/* ---- lab 8, Which rows and columns of the warp tile a lane computes: your code begins here ---- */
 /* Lab, chapter 8: TROW(i) and TCOL(j), the row and the column of the
    block's tile of the thread's i-th row and j-th column of results
    (i < TM, j < TN).  The warp's tile starts at (wrow, wcol); the lane
@@ -12,6 +13,7 @@
    columns WN / (TN / 4) apart. */
 #define TROW(i) ((i) + 0 * (wrow + lrow))
 #define TCOL(j) ((j) + 0 * (wcol + lcol))
+/* ---- lab 8, Which rows and columns of the warp tile a lane computes: your code ends here ---- */
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN>
 __global__ void __launch_bounds__(BM / WM * (BN / WN) * 32, 2)

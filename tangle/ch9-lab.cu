@@ -510,6 +510,7 @@ sgemm_pipe(int m, int n, int k, float alpha,
     int wrow = warp / (BN / WN) * WM, wcol = warp % (BN / WN) * WN;
     int lrow = lane / (WN / TN) * 4, lcol = lane % (WN / TN) * 4;
     float accum[TM][TN] = { { 0.0f } };
+    /* ---- lab 9, Pipelined main loop: your code begins here ---- */
     /* Lab, chapter 9: the main loop of the cp.async pipeline, over
        steps = CEIL_DIV(k, BK) steps of K.  Before it, issue the copies of
        the first STAGES - 1 steps, one commit group each.  At every step:
@@ -519,6 +520,7 @@ sgemm_pipe(int m, int n, int k, float alpha,
        accumulate the outer products of this step's stage.  The line below
        only lets the program compile: replace it. */
     (void)apipe; (void)bpipe;
+    /* ---- lab 9, Pipelined main loop: your code ends here ---- */
     int cvec = ((uintptr_t)c | (uintptr_t)ldc * sizeof(float)) % 16 == 0;
     #pragma unroll
     for (int i = 0; i < TM; i++)

@@ -1302,12 +1302,32 @@ assert set(d) == {"lab", "chunk", "kernel", "verdict", "message", "exit", "hint"
     ./lab$n > "$tmp/out" 2>&1; rc=$?
     if [ $rc = 2 ] && grep -q "is older than" "$tmp/out"; then ok "./lab$n refuses a program older than the student's file"
     else fail "./lab$n refuses a program older than the student's file" "exit $rc: $(cat "$tmp/out")"; fi
-    echo "this does not compile;" >> "$d/ch$n.cu"
+    # only the lines between the marks are the student's: the rest of the
+    # file (its launchers, its table of kernels) is the book's
+    cp "$d/ch$n.cu" "$tmp/lab-file"
+    sed -i 's/^static void run_/this is not compiled; static void run_/' "$d/ch$n.cu"
+    echo "this is not compiled either;" >> "$d/ch$n.cu"
+    if make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1 && [ -x build/lab/ch$n ] \
+        && grep -q "this is not compiled" "$d/ch$n.cu" \
+        && ! grep -q "this is not compiled" build/lab/ch$n.cu
+    then ok "make lab$n compiles only the lines between the lab's marks, in the book's stub"
+    else fail "make lab$n compiles only the lines between the lab's marks, in the book's stub" "$(tail -3 "$tmp/out")"; fi
+    cp "$tmp/lab-file" "$d/ch$n.cu"
+    awk -v l="#include \"../tangle/ch$n.cu\"" '{ print } !done && /your code begins here/ { print l; done = 1 }' \
+        "$tmp/lab-file" > "$d/ch$n.cu"
+    make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1; rc=$?
+    if [ $rc != 0 ] && [ ! -e build/lab/ch$n ] && grep -q "may not include a file" "$tmp/out"
+    then ok "make lab$n refuses an #include among the lab's lines"
+    else fail "make lab$n refuses an #include among the lab's lines" "exit $rc: $(cat "$tmp/out")"; fi
+    cp "$tmp/lab-file" "$d/ch$n.cu"
+    awk '{ print } !done && /your code begins here/ { print "this does not compile;"; done = 1 }' \
+        "$tmp/lab-file" > "$d/ch$n.cu"
     make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1; rc=$?
     ./lab$n > "$tmp/out2" 2>&1
-    if [ $rc != 0 ] && [ ! -e build/lab/ch$n ] && grep -q "missing: run make lab$n" "$tmp/out2"
-    then ok "a failed make lab$n leaves no program to grade"
-    else fail "a failed make lab$n leaves no program to grade" "make exit $rc; $(cat "$tmp/out2")"; fi
+    if [ $rc != 0 ] && [ ! -e build/lab/ch$n ] && grep -q "missing: run make lab$n" "$tmp/out2" \
+        && grep -q "$d/ch$n.cu[:(][0-9]" "$tmp/out"
+    then ok "a failed make lab$n names the student's line and leaves no program to grade"
+    else fail "a failed make lab$n names the student's line and leaves no program to grade" "make exit $rc: $(head -3 "$tmp/out"); $(cat "$tmp/out2")"; fi
     [ $had = yes ] || rm -f lab$n
     rm -rf build/lab/ch$n build/lab/ch$n.*
 }

@@ -154,7 +154,9 @@ grade_labs() {   # KIND DIR: write each lab's file (stub, or the chapter's code)
     local kind=$1 d=$2 n i=0
     rm -rf "$d"; mkdir -p "$d"
     for n in $LAB_CHAPTERS; do
-        [ "$kind" = own ] && cp tangle/ch$n.cu "$d/ch$n.cu"
+        # (the chapter's own code between the stub's marks)
+        [ "$kind" = own ] && book/tools/bookdata lab-answer tangle/ch$n-lab.cu \
+            tangle/ch$n.cu > "$d/ch$n.cu"
         make -s LAB_DIR="$d" lab$n > "$d/make-$n.out" 2>&1
     done
     for n in $LAB_CHAPTERS; do
@@ -201,7 +203,7 @@ gpu_lab_tests() {
         d=$tmp/glab
         mkdir -p "$d"
         sed 's/int row = blockIdx.y \* blockDim.y + threadIdx.y;/int row = threadIdx.y;/' \
-            tangle/ch$n.cu > "$d/ch$n.cu"
+            <(book/tools/bookdata lab-answer tangle/ch$n-lab.cu tangle/ch$n.cu) > "$d/ch$n.cu"
         if ! grep -q "int row = threadIdx.y;" "$d/ch$n.cu"; then
             fail "lab$n: a wrong edge case fails at the shape that exposes it" "could not plant the bug"
         else
@@ -213,7 +215,7 @@ gpu_lab_tests() {
                       "exit $rc: $(cat "$tmp/out")"; fi
         fi
         awk '/float \*cij/ && !done { print "        if (m >= 4096 && row == 4000 && col == 17) acc += 1.0f;"; done = 1 } 1' \
-            tangle/ch$n.cu > "$d/ch$n.cu"
+            <(book/tools/bookdata lab-answer tangle/ch$n-lab.cu tangle/ch$n.cu) > "$d/ch$n.cu"
         make -s LAB_DIR="$d" lab$n > /dev/null 2>&1
         ./lab$n > "$tmp/out" 2>&1; rc=$?
         if [ $rc = 1 ] && tail -1 "$tmp/out" | grep -q "^lab$n: WRONG: .* fails at 4096^3 (the timing run)"
@@ -232,7 +234,7 @@ gpu_lab_tests() {
 # tools read, and the commit and code hash it was given.  Exit code 3: this
 # GPU cannot run it (skipped, with its reason).
 # A microbenchmark's CSV: chapter, name and what first, commit and
-# code_hash last, and between them its measurements: a rate (tflops, within
+# code_hash (and run) last, and between them its measurements: a rate (tflops, within
 # tflops_min..tflops_max) or a time (ms, within its quartiles ms_q1..ms_q3),
 # and the number of timed runs; a check column, where there is one, never
 # says FAIL.
@@ -252,7 +254,7 @@ gpu_micro_tests() {
             BOOK_COMMIT=gputest BOOK_CODE_HASH=$hash ./$p --csv > "$tmp/out" 2> "$tmp/err"
             rc=$?
             bad=$(book/tools/csvq -v n="$n" -v hash="$hash" '
-                FNR == 1 && ($0 !~ /^chapter,name,what,/ || $0 !~ /,commit,code_hash$/) { print "header: " $0 }
+                FNR == 1 && ($0 !~ /^chapter,name,what,/ || $0 !~ /,commit,code_hash(,run)?$/) { print "header: " $0 }
                 csv_row() { next }
                 { rows++
                   if (F("name") == "" || (F("name") in seen)) print "row " FNR ": name \"" F("name") "\""

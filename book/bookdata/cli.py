@@ -22,6 +22,10 @@ USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
   bookdata fmt VALUE [HOW]         a value as the book prints it
   bookdata labcut < MARKUP         noweb markup with each lab's chunk
                                    replaced by its stub (the course edition)
+  bookdata lab-splice STUDENT STUB OUT   the stub with its marked regions
+                                   filled from the student's file
+  bookdata lab-answer STUB PROGRAM   the stub with the program's own code
+                                   between its marks (the lab that passes)
   bookdata columns [RESULTS...]    the results files' columns, from the
                                    programs that write them; with folders,
                                    check their files' headers against them
@@ -218,6 +222,37 @@ def cmd_labcut(args):
     return 0
 
 
+def cmd_lab_splice(args):
+    from . import labcut
+    _need(args, 3, 'lab-splice STUDENT STUB OUT')
+    lines = []
+    for f in args[:2]:
+        with open(f, encoding='utf-8', errors='replace') as fh:
+            lines.append(fh.read().split('\n'))
+    try:
+        out = labcut.splice(lines[0], lines[1], args[0], args[1])
+    except labcut.SpliceError as e:
+        raise Usage(str(e))
+    with open(args[2], 'w', encoding='utf-8') as fh:
+        fh.write('\n'.join(out))
+    return 0
+
+
+def cmd_lab_answer(args):
+    from . import labcut
+    _need(args, 2, 'lab-answer STUB PROGRAM')
+    lines = []
+    for f in args[:2]:
+        with open(f, encoding='utf-8', errors='replace') as fh:
+            lines.append(fh.read().split('\n'))
+    try:
+        out = labcut.answer(lines[0], lines[1], args[0], args[1])
+    except labcut.SpliceError as e:
+        raise Usage(str(e))
+    sys.stdout.write('\n'.join(out))
+    return 0
+
+
 def cmd_gpu_dir(args):
     _need(args, 1, 'gpu-dir N...')
     d = code.gpu_dir(args)
@@ -270,6 +305,8 @@ COMMANDS = {
     'fmt': cmd_fmt,
     'columns': cmd_columns,
     'labcut': cmd_labcut,
+    'lab-splice': cmd_lab_splice,
+    'lab-answer': cmd_lab_answer,
     'gpu-dir': cmd_gpu_dir,
     'nw-upto': cmd_nw_upto,
     'make-vars': cmd_make_vars,

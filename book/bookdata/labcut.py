@@ -107,3 +107,154 @@ def cut(lines, lab):
             out.append(l)
     return out
 
+
+
+# --- the lab's splice -----------------------------------------------------
+# The stub marks each place of the lab's code (book/tools/labtangle):
+#   /* ---- lab N, <<NAME>>: your code begins here ---- */
+#   /* ---- lab N, <<NAME>>: your code ends here ---- */
+# make labN compiles the chapter's pristine stub (tangle/chN-lab.cu) with
+# the lines between the first pair of marks of each NAME in the student's
+# file put between every pair of that NAME: what the student writes
+# elsewhere in the file is not compiled, so the program's launchers, its
+# table of kernels and their precisions, and the harness stay the book's.
+
+BEGIN = ': your code begins here ---- */'
+END = ': your code ends here ---- */'
+
+
+class SpliceError(ValueError):
+    pass
+
+
+def _tag(line, mark):
+    s = line.strip()
+    if s.startswith('/* ---- lab ') and s.endswith(mark):
+        return s[len('/* ---- '):-len(mark)]
+    return None
+
+
+def regions(lines, where):
+    """{tag: (first line number, its lines)} of the first region of each
+    tag; SpliceError where a mark has no partner."""
+    out, cur, body, start = {}, None, [], 0
+    for i, l in enumerate(lines, 1):
+        b, e = _tag(l, BEGIN), _tag(l, END)
+        if b is not None:
+            if cur is not None:
+                raise SpliceError('%s:%d: a begin mark inside the region '
+                                  'that line %d begins' % (where, i, start))
+            cur, body, start = b, [], i
+        elif e is not None:
+            if e != cur:
+                raise SpliceError('%s:%d: an end mark without its begin '
+                                  'mark' % (where, i))
+            out.setdefault(cur, (start + 1, body))
+            cur = None
+        elif cur is not None:
+            body.append(l)
+    if cur is not None:
+        raise SpliceError('%s:%d: the region has no end mark' % (where, start))
+    return out
+
+
+def splice(student, stub, student_name, stub_name):
+    """The stub's lines with every marked region filled from the
+    student's file (lists of lines, without newlines); #line directives
+    name the student's file for its lines and the stub's for the rest."""
+    theirs = regions(student, student_name)
+    ours = regions(stub, stub_name)
+    for tag in ours:
+        if tag not in theirs:
+            raise SpliceError('%s: no region %s (the marks of its stub '
+                              'are gone: start again from a new stub)'
+                              % (student_name, tag))
+    for tag, (start, body) in theirs.items():
+        for j, l in enumerate(body):
+            if l.lstrip().startswith('#') and \
+                    l.lstrip()[1:].lstrip().startswith(('include', 'import')):
+                raise SpliceError('%s:%d: the lab\'s code may not include '
+                                  'a file' % (student_name, start + j))
+    out, cur = [], None
+    for i, l in enumerate(stub, 1):
+        b, e = _tag(l, BEGIN), _tag(l, END)
+        if b is not None:
+            cur = b
+            start, body = theirs[b]
+            out += [l, '#line %d "%s"' % (start, student_name)] + body
+            continue
+        if e is not None:
+            cur = None
+            out += ['#line %d "%s"' % (i, stub_name), l]
+            continue
+        if cur is None:
+            out.append(l)
+    return out
+
+
+def answer(stub, full, stub_name='stub', full_name='program'):
+    """The stub with each marked region filled with what the chapter's
+    own program (FULL, tangle/chN.cu) has in its place: the student's
+    file of a student who wrote the chapter's code (the tests' lab that
+    must pass).  The stub's lines outside the regions are the program's,
+    in order; a region's lines are the program's between them."""
+    segs, cur, out_seg = [], None, []
+    for l in stub:
+        if _tag(l, BEGIN) is not None:
+            segs.append(('out', out_seg))
+            out_seg, cur = [], _tag(l, BEGIN)
+            segs.append(('begin', l))
+        elif _tag(l, END) is not None:
+            segs.append(('end', l))
+            cur = None
+        elif cur is None:
+            out_seg.append(l)
+    segs.append(('out', out_seg))
+    outs = [s for k, s in segs if k == 'out']
+
+    regs = [s for k, s in segs if k == 'begin']
+    tags = [_tag(b, BEGIN) for b in regs]
+
+    def occurrences(seq, start):
+        if not seq:
+            return [len(full)] if start <= len(full) else []
+        return [i for i in range(start, len(full) - len(seq) + 1)
+                if full[i:i + len(seq)] == seq]
+
+    def same(a, b):
+        return [x.strip() for x in a] == [x.strip() for x in b]
+
+    # outs[0] is the program's start; then region r lies between outs[r]
+    # and outs[r + 1]: try each place the next outside part occurs, and
+    # keep the one where every region of a tag holds the same code
+    def align(r, pos, got):
+        if r == len(regs):
+            return got if pos + len(outs[r]) == len(full) \
+                and full[pos:] == outs[r] else None
+        if full[pos:pos + len(outs[r])] != outs[r]:
+            return None
+        start = pos + len(outs[r])
+        nxt = outs[r + 1]
+        for end in occurrences(nxt, start):
+            body = full[start:end]
+            if any(t == tags[r] and not same(b, body)
+                   for t, b in zip(tags, got)):
+                continue
+            res = align(r + 1, end, got + [body])
+            if res is not None:
+                return res
+        return None
+    bodies = align(0, 0, [])
+    if bodies is None:
+        raise SpliceError('%s: the lines around the regions of %s are not '
+                          'the program\'s' % (full_name, stub_name))
+    res, r = [], 0
+    for k, s in segs:
+        if k == 'out':
+            res += s
+        elif k == 'begin':
+            res += [s] + bodies[r]
+            r += 1
+        else:
+            res.append(s)
+    return res
