@@ -65,5 +65,49 @@ class Cut(unittest.TestCase):
             labcut.cut(MARKUP[:-4], self.lab)
 
 
+B = '/* ---- lab 3, K: your code begins here ---- */'
+E = '/* ---- lab 3, K: your code ends here ---- */'
+STUB = ['int launcher(void) { return 0; }', 'void k1(void) {', '    ' + B,
+        '    /* write it */', '    ' + E, '}', 'void k2(void) {', '  ' + B,
+        '  /* write it */', '  ' + E, '}']
+FULL = ['int launcher(void) { return 0; }', 'void k1(void) {',
+        '    int x = 1;', '    x++;', '}', 'void k2(void) {',
+        '  int x = 1;', '  x++;', '}']
+
+
+class Splice(unittest.TestCase):
+    def test_only_the_marked_lines_are_the_students(self):
+        student = list(STUB)
+        student[0] = 'int launcher(void) { return cublas(); }'
+        student[3] = '    int y = 2;'
+        out = labcut.splice(student, STUB, 'lab/ch3.cu', 'stub.cu')
+        self.assertIn('int launcher(void) { return 0; }', out)
+        self.assertNotIn('cublas', '\n'.join(out))
+        # the first region's lines in every region, after a #line
+        self.assertEqual(out.count('    int y = 2;'), 2)
+        self.assertEqual(out[3], '#line 4 "lab/ch3.cu"')
+
+    def test_refused(self):
+        for bad, why in (([l for l in STUB if 'your code' not in l],
+                          'no region'),
+                         (STUB[:2] + STUB[3:], 'without its begin'),
+                         (STUB[:3] + ['#  include "x.cu"'] + STUB[4:],
+                          'may not include'),
+                         (STUB[:4] + STUB[5:], 'begin mark inside')):
+            with self.assertRaises(labcut.SpliceError) as c:
+                labcut.splice(bad, STUB, 'lab/ch3.cu', 'stub.cu')
+            self.assertIn(why, str(c.exception))
+
+    def test_the_answer_is_the_programs_code(self):
+        a = labcut.answer(STUB, FULL)
+        self.assertEqual(a[3:5], ['    int x = 1;', '    x++;'])
+        out = labcut.splice(a, STUB, 'a.cu', 'stub.cu')
+        self.assertEqual([l.strip() for l in out
+                          if not l.startswith('#line') and 'your code' not in l],
+                         [l.strip() for l in FULL])
+        with self.assertRaises(labcut.SpliceError):
+            labcut.answer(STUB, FULL[1:])
+
+
 if __name__ == '__main__':
     unittest.main()
