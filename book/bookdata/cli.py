@@ -222,15 +222,21 @@ def cmd_labcut(args):
     return 0
 
 
+def _two_files(args, what):
+    _need(args, 2, what)
+    out = []
+    for f in args[:2]:
+        with open(f, encoding='utf-8', errors='replace') as fh:
+            out.append(fh.read().split('\n'))
+    return out
+
+
 def cmd_lab_splice(args):
     from . import labcut
     _need(args, 3, 'lab-splice STUDENT STUB OUT')
-    lines = []
-    for f in args[:2]:
-        with open(f, encoding='utf-8', errors='replace') as fh:
-            lines.append(fh.read().split('\n'))
+    student, stub = _two_files(args, 'lab-splice STUDENT STUB OUT')
     try:
-        out = labcut.splice(lines[0], lines[1], args[0], args[1])
+        out = labcut.splice(student, stub, args[0], args[1])
     except labcut.SpliceError as e:
         raise Usage(str(e))
     with open(args[2], 'w', encoding='utf-8') as fh:
@@ -240,13 +246,9 @@ def cmd_lab_splice(args):
 
 def cmd_lab_answer(args):
     from . import labcut
-    _need(args, 2, 'lab-answer STUB PROGRAM')
-    lines = []
-    for f in args[:2]:
-        with open(f, encoding='utf-8', errors='replace') as fh:
-            lines.append(fh.read().split('\n'))
+    stub, full = _two_files(args, 'lab-answer STUB PROGRAM')
     try:
-        out = labcut.answer(lines[0], lines[1], args[0], args[1])
+        out = labcut.answer(stub, full, args[0], args[1])
     except labcut.SpliceError as e:
         raise Usage(str(e))
     sys.stdout.write('\n'.join(out))
