@@ -18,6 +18,7 @@ sass := pipe:LDGSTS.E pipe:LDGSTS.E.BYPASS.128.ZFILL pipe:LDS.128 \
         tuned:REDG.E.ADD.F32.FTZ.RN.STRONG.GPU|RED.E.ADD.F32.FTZ.RN.STRONG.GPU
 lab := Pipelined main loop
 lab_kernel := sgemm_pipe
+lab_race_at := 67x45x133 130x200x136
 lab_hours := 1
 lab_needs := lab 8, C++ templates, inline PTX (cp.async), sm_80
 model.waves_4096 := 16 * 32 / gpu.sms | %.2f

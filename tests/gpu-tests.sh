@@ -222,6 +222,18 @@ gpu_lab_tests() {
         then ok "lab$n: a kernel wrong only at 4096^3 passes every small shape and fails the timing run"
         else fail "lab$n: a kernel wrong only at 4096^3 passes every small shape and fails the timing run" \
                   "exit $rc: $(tail -3 "$tmp/out")"; fi
+        # without compute-sanitizer the chapter's own code is not graded
+        # correct: it cannot be graded (exit 3, and its JSON says so)
+        book/tools/bookdata lab-answer tangle/ch$n-lab.cu tangle/ch$n.cu > "$d/ch$n.cu"
+        make -s LAB_DIR="$d" lab$n > /dev/null 2>&1
+        local nosan
+        nosan=$(printf '%s' "$PATH" | tr ':' '\n' | while read -r p; do
+                    [ -x "$p/compute-sanitizer" ] || printf '%s:' "$p"; done)
+        PATH=${nosan%:} ./lab$n --json "$tmp/nosan.json" > "$tmp/out" 2>&1; rc=$?
+        if [ $rc = 3 ] && tail -1 "$tmp/out" | grep -q "^lab$n: cannot grade here: compute-sanitizer is not installed" \
+            && { ! command -v python3 > /dev/null || lab_json_ok "$tmp/nosan.json" "cannot grade"; }
+        then ok "lab$n without compute-sanitizer: cannot grade (exit 3), never correct"
+        else fail "lab$n without compute-sanitizer: cannot grade (exit 3), never correct" "exit $rc: $(tail -2 "$tmp/out")"; fi
     fi
     for n in $LAB_CHAPTERS; do
         [[ " $had " == *" $n "* ]] || rm -f lab$n

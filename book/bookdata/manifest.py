@@ -41,6 +41,11 @@ FIELDS = {
                     'kernel, where not every entry of lab_kernel'),
     'lab_reach': ('word', 'which shapes reach the lab\'s kernel: "aligned" '
                   '(rows a multiple of 16 bytes)'),
+    'lab_race_at': ('words', 'the shapes MxNxK where the lab\'s grader runs '
+                    'racecheck and synccheck: shapes that reach the lab\'s '
+                    'kernel and use every stage of its pipeline at least '
+                    'twice (default: the smallest sanitizer shape that '
+                    'reaches it)'),
     'lab_also': ('words', 'other chunks the lab\'s file leaves to write'),
     'lab_hours': ('number', 'the hours a lab takes in class'),
     'lab_needs': ('text', 'what a lab needs first (labs, C++, a GPU)'),
