@@ -1316,9 +1316,16 @@ assert set(d) == {"lab", "chunk", "kernel", "verdict", "message", "exit", "hint"
     awk -v l="#include \"../tangle/ch$n.cu\"" '{ print } !done && /your code begins here/ { print l; done = 1 }' \
         "$tmp/lab-file" > "$d/ch$n.cu"
     make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1; rc=$?
-    if [ $rc != 0 ] && [ ! -e build/lab/ch$n ] && grep -q "may not include a file" "$tmp/out"
+    if [ $rc != 0 ] && [ ! -e build/lab/ch$n ] && grep -q "may not use #include" "$tmp/out"
     then ok "make lab$n refuses an #include among the lab's lines"
     else fail "make lab$n refuses an #include among the lab's lines" "exit $rc: $(cat "$tmp/out")"; fi
+    # nor a macro that would rewrite the book's code after the lab's
+    awk '{ print } !done && /your code begins here/ { print "#define run_coalesced run_naive"; done = 1 }' \
+        "$tmp/lab-file" > "$d/ch$n.cu"
+    make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1; rc=$?
+    if [ $rc != 0 ] && [ ! -e build/lab/ch$n ] && grep -q "may not use #define run_coalesced" "$tmp/out"
+    then ok "make lab$n refuses a #define among the lab's lines that its stub does not define"
+    else fail "make lab$n refuses a #define among the lab's lines that its stub does not define" "exit $rc: $(cat "$tmp/out")"; fi
     cp "$tmp/lab-file" "$d/ch$n.cu"
     awk '{ print } !done && /your code begins here/ { print "this does not compile;"; done = 1 }' \
         "$tmp/lab-file" > "$d/ch$n.cu"

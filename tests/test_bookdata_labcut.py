@@ -92,11 +92,26 @@ class Splice(unittest.TestCase):
                           'no region'),
                          (STUB[:2] + STUB[3:], 'without its begin'),
                          (STUB[:3] + ['#  include "x.cu"'] + STUB[4:],
-                          'may not include'),
+                          'may not use #include'),
+                         (STUB[:3] + ['%:include <ch3.cu>'] + STUB[4:],
+                          'may not use #include'),
+                         (STUB[:3] + ['#\\', 'include <ch3.cu>'] + STUB[4:],
+                          'may not use #include'),
+                         (STUB[:3] + ['#/**/include <ch3.cu>'] + STUB[4:],
+                          'may not use #include'),
+                         (STUB[:3] + ['#define launcher cublas'] + STUB[4:],
+                          'may not use #define launcher'),
                          (STUB[:4] + STUB[5:], 'begin mark inside')):
             with self.assertRaises(labcut.SpliceError) as c:
                 labcut.splice(bad, STUB, 'lab/ch3.cu', 'stub.cu')
             self.assertIn(why, str(c.exception))
+
+    def test_the_stubs_own_macros_and_pragmas(self):
+        stub = STUB[:3] + ['#define AT(p, r) 0'] + STUB[4:]
+        student = stub[:3] + ['#pragma unroll', '#define AT(p, r) \\',
+                              '    ast[p][r]', '#undef AT'] + stub[4:]
+        out = labcut.splice(student, stub, 'lab/ch7.cu', 'stub.cu')
+        self.assertIn('    ast[p][r]', out)
 
     def test_the_answer_is_the_programs_code(self):
         a = labcut.answer(STUB, FULL)

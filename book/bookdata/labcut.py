@@ -16,6 +16,8 @@ code uses (its pieces, such as chapter 3's loads of the two tiles) are
 part of the answer too: each of their definitions gets one line that
 says so.  labs(root) is {lab chunk: stub chunk} from the manifests.
 """
+import re
+
 from . import manifest
 
 
@@ -158,6 +160,34 @@ def regions(lines, where):
     return out
 
 
+def directives(lines):
+    """[(line number from 1, directive, first name)] of the preprocessor
+    lines of LINES, read as the preprocessor reads them: comments
+    removed, continued lines joined, the digraph %: for #."""
+    text = '\n'.join(lines)
+    # comments to spaces, keeping the newlines (and so the line numbers)
+    text = re.sub(r'/\*.*?\*/', lambda m: re.sub(r'[^\n]', ' ', m.group(0)),
+                  text, flags=re.S)
+    text = re.sub(r'//[^\n]*', '', text)
+    out, n, logical, first = [], 0, '', 1
+    for l in text.split('\n'):
+        n += 1
+        if not logical:
+            first = n
+        if l.endswith('\\'):
+            logical += l[:-1]
+            continue
+        logical += l
+        t = logical.strip()
+        if t.startswith('%:'):
+            t = '#' + t[2:]
+        if t.startswith('#'):
+            m = re.match(r'#\s*([A-Za-z_]\w*)?\s*([A-Za-z_]\w*)?', t)
+            out.append((first, m.group(1) or '', m.group(2) or ''))
+        logical = ''
+    return out
+
+
 def splice(student, stub, student_name, stub_name):
     """The stub's lines with every marked region filled from the
     student's file (lists of lines, without newlines); #line directives
@@ -170,11 +200,16 @@ def splice(student, stub, student_name, stub_name):
                               'are gone: start again from a new stub)'
                               % (student_name, tag))
     for tag, (start, body) in theirs.items():
-        for j, l in enumerate(body):
-            if l.lstrip().startswith('#') and \
-                    l.lstrip()[1:].lstrip().startswith(('include', 'import')):
-                raise SpliceError('%s:%d: the lab\'s code may not include '
-                                  'a file' % (student_name, start + j))
+        allowed = {name for _, d, name in directives(ours[tag][1])
+                   if d == 'define'}
+        for line, d, name in directives(body):
+            if d == 'pragma' or (d in ('define', 'undef') and name in allowed):
+                continue
+            raise SpliceError(
+                '%s:%d: the lab\'s code may not use #%s%s (it may #define '
+                'only what its stub defines%s, and #pragma)'
+                % (student_name, start + line - 1, d, ' ' + name if name else '',
+                   ': ' + ', '.join(sorted(allowed)) if allowed else ''))
     out, cur = [], None
     for i, l in enumerate(stub, 1):
         b, e = _tag(l, BEGIN), _tag(l, END)
