@@ -242,6 +242,20 @@ class Answers(Tree):
             ('1', 'answers-ch1.csv'), ('1', 'answers-micro-ch1.csv')])
 
 
+    def test_keep(self):
+        self.w('old.csv', 'answer,use,options,ms\nex1,check,"-m 1,2",1\n'
+               'ex1,run,"",2\nex2,repeat,"",3\n')
+        self.w('new.csv', 'answer,use,options,ms,run\nex1,run,"",4,1\n')
+        self.assertEqual(answers.keep(self.p('old.csv'), self.p('new.csv')), [
+            'answer,use,options,ms,run', 'ex1,run,"",4,1',
+            'ex1,check,"-m 1,2",1,', 'ex2,repeat,"",3,'])
+        self.assertEqual(len(answers.keep(self.p('none.csv'),
+                                          self.p('new.csv'))), 2)
+        self.w('old.csv', 'answer,use,ms_other\n')
+        with self.assertRaises(ValueError):
+            answers.keep(self.p('old.csv'), self.p('new.csv'))
+
+
 class Code(Tree):
     def sha(self, files):
         h = hashlib.sha256()

@@ -98,3 +98,34 @@ def files(root=ROOT):
                      if own or (m and a.program == m)
                      else 'answers-ch%s.csv' % n))
     return sorted(out, key=lambda t: ('%s %s' % t))
+
+
+def keep(old, new):
+    """The lines of NEW (a results file of answers-bench), then the rows
+    of OLD whose use (check, repeat, ...) NEW has no row of: a run of
+    the timed lines alone keeps what the last full run found.  OLD may
+    lack columns at NEW's end (columns are only ever added there); its
+    rows get them empty.  A missing OLD gives NEW alone."""
+    from . import csvio
+    with open(new, encoding='utf-8') as f:
+        lines = f.read().splitlines()
+    if not lines:
+        raise ValueError('%s: empty' % new)
+    out = list(lines)
+    if not os.path.exists(old):
+        return out
+    with open(old, encoding='utf-8') as f:
+        olines = f.read().splitlines()
+    if not olines:
+        return out
+    cols, ocols = csvio.split(lines[0]), csvio.split(olines[0])
+    if cols[:len(ocols)] != ocols or 'use' not in cols:
+        raise ValueError('%s: its columns are not a start of those of %s'
+                         % (old, new))
+    use = cols.index('use')
+    had = {csvio.split(line)[use] for line in lines[1:]}
+    pad = ',' * (len(cols) - len(ocols))
+    for line in olines[1:]:
+        if csvio.split(line)[use] not in had:
+            out.append(line + pad)
+    return out

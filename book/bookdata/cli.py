@@ -33,6 +33,8 @@ USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
   bookdata gpu-dir N...            results/<this machine's GPU>
   bookdata nw-upto N | --all       the noweb files chapter N tangles
   bookdata answers preamble FILE... | files N|--all | target [--source] FILE
+  bookdata answers keep OLD NEW     NEW's rows, then OLD's of every use
+                                   (check, repeat) that NEW has none of
   bookdata make-vars ARCH          the Makefile's generated variables
 Exit status: 0 done, 1 a check failed, 2 bad usage or a missing input,
 3 no GPU to run on (gpu-dir).
@@ -101,7 +103,7 @@ def cmd_codehash(args):
 
 def cmd_answers(args):
     _need(args, 1, 'answers preamble FILE... | files N|--all | target '
-          '[--source] FILE')
+          '[--source] FILE | keep OLD NEW')
     what, rest = args[0], args[1:]
     if what == 'preamble':
         for a in answers.load(rest, os.getcwd()):
@@ -120,6 +122,10 @@ def cmd_answers(args):
         _need(rest, 1, 'answers target [--source] FILE')
         a = answers.load(rest[:1], os.getcwd())[0]
         print(a.source if src else a.program)
+    elif what == 'keep':
+        _need(rest, 2, 'answers keep OLD NEW')
+        for line in answers.keep(rest[0], rest[1]):
+            print(line)
     else:
         raise Usage('answers: no such command: ' + what)
     return 0
