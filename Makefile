@@ -312,19 +312,24 @@ $(LAB_DIR)/ch$(1).cu: | tangle/ch$(1)-lab.cu build/manifest.tsv
 	@if [ ! -e $$@ ]; then book/tools/labstub $(1) > $$@.tmp && mv $$@.tmp $$@ \
 	  && echo "make: wrote $$@: write the lab's code there (search for \"Lab, chapter $(1)\"), then make lab$(1) && ./lab$(1)"; fi
 # (a failed compile leaves no program behind, so that ./labN cannot
-# grade an older one)
+# grade an older one; so does code that bookdata lab-screen refuses,
+# whose reasons build/lab/chN.refused keeps for ./labN to report)
 build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$(1).flags $(COMMON_OBJS) \
-    build/main-ch$(1).o $(call link_objs,$(ch$(1).links)) FORCE
+    build/main-ch$(1).o build/ch$(1).o $(call link_objs,$(ch$(1).links)) FORCE
 	@mkdir -p build/lab
 	@if [ ! $$@ -nt $(LAB_DIR)/ch$(1).cu ] || [ ! $$@ -nt build/ch$(1).flags ] \
 	    || [ ! $$@ -nt tangle/ch$(1)-lab.cu ] \
 	    || [ "$$$$(cat $$@.src 2>/dev/null)" != "$(abspath $(LAB_DIR))/ch$(1).cu" ]; then \
-	  rm -f $$@ $$@.src; \
+	  rm -f $$@ $$@.src $$@.refused; \
 	  $(BOOKDATA) lab-splice $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $$@.cu || exit 2; \
 	  echo "$(NVCC) ... -c $$@.cu (the lab's code of $(LAB_DIR)/ch$(1).cu in the stub) -o $$@"; \
 	  $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Itangle -c $$@.cu -o $$@.o 2> $$@.log; \
 	  rc=$$$$?; grep -v -e '^ptxas info' -e 'bytes stack frame' $$@.log >&2; \
 	  [ $$$$rc = 0 ] || exit $$$$rc; \
+	  $(BOOKDATA) lab-screen $$@.o build/ch$(1).o > $$@.refused; rc=$$$$?; \
+	  [ $$$$rc = 1 ] && { sed 's/^/make: lab$(1) is not linked: /' $$@.refused >&2; \
+	    echo "make: ./lab$(1) grades it wrong, with that reason" >&2; exit 0; }; \
+	  [ $$$$rc = 0 ] || exit $$$$rc; rm -f $$@.refused; \
 	  $(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@ $$@.o build/main-ch$(1).o \
 	    $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS) $(ch$(1).libs) \
 	    || { rm -f $$@; exit 1; }; \

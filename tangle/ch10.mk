@@ -18,6 +18,7 @@ sass := mma:HMMA.1688.F32.TF32 mma:LDSM.16.M88.4 bf16:HMMA.16816.F32.BF16 \
 lab := Load the TF32 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]
 lab_kernel := tf32_mma
 lab_hours := 1.5
+lab_speed := 0.9
 lab_needs := lab 9, mma.sync fragment layouts, sm_80
 lab_entries := mma
 lab_also := Load the BF16 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]

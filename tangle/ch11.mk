@@ -12,6 +12,7 @@ sass := 3xtf32:HMMA.1688.F32.TF32 3xtf32:LDSM.16.M88.4
 lab := Split a TF32 operand into a big and a small part
 lab_kernel := tf32x3_mma
 lab_hours := 0.75
+lab_speed := 0.9
 lab_needs := lab 10
 lab_entries := 3xtf32
 model.third_tf32_4096 := ch11.tf32.4096.tflops / 3 | %.0f

@@ -15,6 +15,7 @@ sass := bf16:HGMMA.64x128x16.F32.BF16 tf32:HGMMA.64x128x8.F32.TF32 \
 lab := Descriptors of step [[kk]] for operand pair [[op]]
 lab_kernel := hopper_gemm
 lab_hours := 1.5
+lab_speed := 0.9
 lab_needs := lab 10, PTX wgmma and its shared-memory descriptors, sm_90a
 lab_entries := bf16 tf32
 profile_at := 1024:bf16-grouped 1024:bf16

@@ -34,6 +34,7 @@ profile_at := 1x4096x14336:fp32:thin_rows 16x4096x14336:fp32:thin_rows \
 lab := Stream the rows of $B$ from [[kc]]
 lab_kernel := thin_rows
 lab_hours := 1
+lab_speed := 0.9
 lab_needs := lab 6 (16-byte loads), sm_90a for the chapter's program
 lab_entries := fp32-thin
 model.ch14_thin_fp32_tflops := 2 * 16 / 4 * ceil.copy_tbs | %.0f

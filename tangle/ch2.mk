@@ -9,6 +9,7 @@ headline := coalesced
 lab := Coalesced kernel
 lab_kernel := sgemm_coalesced
 lab_hours := 0.5
+lab_speed := 0.9
 lab_needs := lab 1
 model.ch2_lsu_tflops := 16 * ceil.sms * 2 * ceil.clock_mhz / 1e6
 model.ch2_lsu_x_naive := model.ch2_lsu_tflops / ch1.naive.4096.tflops | %.0f

@@ -10,6 +10,7 @@ sass := smem:LDS.128
 lab := Shared-memory tiled kernel
 lab_kernel := sgemm_smem
 lab_hours := 1
+lab_speed := 0.9
 lab_needs := lab 2, [[__syncthreads]]
 model.ch3_lsu_tflops := 32 / 1.25 * ceil.sms * 2 * ceil.clock_mhz / 1e6
 model.ch3_pct_of_lsu := 100 * ch3.smem.4096.tflops \

@@ -9,6 +9,7 @@ headline := tile2d
 lab := Accumulate outer products
 lab_kernel := sgemm_tile2d
 lab_hours := 0.75
+lab_speed := 0.9
 lab_needs := lab 3
 lab_entries := tile1d tile2d
 model.ch4_tile2d_block_regs := ch4.tile2d.ncu.regs_alloc \

@@ -10,6 +10,7 @@ headline := remap2d
 lab := Load the tiles with a flat thread index
 lab_kernel := sgemm_remap2d
 lab_hours := 0.5
+lab_speed := 0.9
 lab_needs := lab 4
 lab_entries := remap1d remap2d
 model.ch5_remap1d_ceiling_tflops := model.ch4_tile1d_ceiling_tflops \

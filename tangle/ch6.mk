@@ -13,6 +13,7 @@ sass := float4:LDS.128 float4:LDG.E.128 float4:STS.128 \
 lab := Outer product of step [[p]], read as float4s
 lab_kernel := sgemm_float4
 lab_hours := 0.75
+lab_speed := 0.9
 lab_needs := lab 5
 lab_reach := aligned
 model.pitched_copy_gb := 2 * 2 * 4097^2 * 4 / 1e9

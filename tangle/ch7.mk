@@ -14,6 +14,7 @@ sass := swizzled:LDS.128 swizzled:STS.128 swizzled:LDG.E.128 \
 lab := Where the swizzled kernel keeps a tile's elements
 lab_kernel := sgemm_swizzled
 lab_hours := 1
+lab_speed := 0.9
 lab_needs := lab 6
 lab_reach := aligned
 model.ch6_ld_conflicts_per_lds := ch6.float4.ncu.bank_conflicts \

@@ -14,6 +14,7 @@ sass := warptile:LDS.128 warptile:STS.128 warptile:LDG.E.128 \
 lab := Which rows and columns of the warp tile a lane computes
 lab_kernel := sgemm_warptile
 lab_hours := 0.5
+lab_speed := 0.9
 lab_needs := lab 7
 lab_reach := aligned
 model.ch8_ffma_share := 100 / ch8.warptile.ncu.inst_per_ffma | %.0f

@@ -20,6 +20,7 @@ lab := Pipelined main loop
 lab_kernel := sgemm_pipe
 lab_race_at := 67x45x133 130x200x136
 lab_hours := 1
+lab_speed := 0.9
 lab_needs := lab 8, C++ templates, inline PTX (cp.async), sm_80
 model.waves_4096 := 16 * 32 / gpu.sms | %.2f
 model.waves_4097 := 17 * 33 / gpu.sms | %.2f

@@ -1335,8 +1335,65 @@ assert set(d) == {"lab", "chunk", "kernel", "verdict", "message", "exit", "hint"
         && grep -q "$d/ch$n.cu[:(][0-9]" "$tmp/out"
     then ok "a failed make lab$n names the student's line and leaves no program to grade"
     else fail "a failed make lab$n names the student's line and leaves no program to grade" "make exit $rc: $(head -3 "$tmp/out"); $(cat "$tmp/out2")"; fi
+    # code that would do the grading's work instead of the lab's: each is
+    # compiled, refused by its object (bookdata lab-screen), not linked,
+    # and graded wrong with the reason, in the JSON too
+    local atk what bad=""
+    for atk in "static void __attribute__((constructor)) early(void) { static volatile int x; x = 1; }|runs code before or after main" \
+               "extern \"C\" double fmax(double a, double b) { return a < b ? b : a; }|defines fmax with external linkage" \
+               "static void go(void) { cublas_sgemm(1, 1, 1, 1.0f, 0, 1, 0, 1, 0.0f, 0, 1); } void (*keep)(void) = go;|calls cublas_sgemm"; do
+        what=${atk#*|}
+        awk -v l="${atk%%|*}" '/---- lab [0-9]+, .*: your code ends here ---- / && !done { print l; done = 1 } { print }' \
+            "$tmp/lab-file" > "$d/ch$n.cu"
+        make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1; rc=$?
+        ./lab$n --json "$tmp/atk.json" > "$tmp/out2" 2>&1
+        if [ $rc != 0 ] || [ -e build/lab/ch$n ] || ! grep -q "not linked: it $what" "$tmp/out" \
+            || ! tail -1 "$tmp/out2" | grep -q "^lab$n: WRONG: the lab's code was not graded: it $what" \
+            || { command -v python3 > /dev/null && ! python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); assert d["verdict"] == "wrong" and d["exit"] == 1 and sys.argv[2] in d["message"], d' \
+                     "$tmp/atk.json" "$what" 2> /dev/null; }; then
+            bad="$bad"$'\n'"$what: make exit $rc: $(tail -2 "$tmp/out"); $(tail -1 "$tmp/out2")"
+        fi
+    done
+    [ -z "$bad" ] && ok "lab$n: code that runs around main, replaces a library's function or calls cuBLAS is not linked, and graded wrong with its reason" \
+        || fail "lab$n: code that runs around main, replaces a library's function or calls cuBLAS is not linked, and graded wrong with its reason" "$bad"
+    # and the chapter's own code passes the same screen
+    book/tools/bookdata lab-answer tangle/ch$n-lab.cu tangle/ch$n.cu > "$d/ch$n.cu"
+    if make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1 && [ -x build/lab/ch$n ] && [ ! -e build/lab/ch$n.refused ]
+    then ok "lab$n: the chapter's own code is linked (the screen refuses nothing of it)"
+    else fail "lab$n: the chapter's own code is linked (the screen refuses nothing of it)" "$(tail -3 "$tmp/out")"; fi
     [ $had = yes ] || rm -f lab$n
     rm -rf build/lab/ch$n build/lab/ch$n.*
+}
+
+# A lab whose idea is speed passes only at lab_speed of the chapter's
+# kernel, timed beside it: a ratio whose shortfall (1 - lab_speed) must
+# hold three times the between-run spread of that kernel at 4096^3 in
+# the results the book shows, or the same code could fail its own lab.
+test_lab_speed() {
+    local n e k speed sp bad="" count=0 worst=0
+    for n in $(man buildable); do
+        speed=$(man "$n" lab_speed)
+        [ -n "$speed" ] || continue
+        e=$(man "$n" lab_entries)
+        k=$(man "$n" lab_kernel)
+        [ -n "$e" ] || e=$(./ch$n --list 2> /dev/null | awk -F'\t' -v k="$k" \
+            '$3 == k || index($3, k "<") == 1 { printf "%s ", $1 }')
+        e=${e%% *}
+        sp=$(awk -F'\t' -v key="ch$n.$e.4096.spread_pct" '$1 == key { print $2 }' build/results.raw)
+        count=$((count + 1))
+        if [ -z "$sp" ]; then bad="$bad"$'\n'"lab$n: no spread of ch$n.$e at 4096^3 in the results"
+        elif ! awk -v s="$sp" -v f="$speed" 'BEGIN { exit !(3 * s <= 100 * (1 - f)) }'; then
+            bad="$bad"$'\n'"lab$n: lab_speed $speed leaves $(awk -v f="$speed" 'BEGIN { print 100 * (1 - f) }') %, under 3 times the spread $sp %"
+        fi
+        worst=$(awk -v a="$worst" -v b="${sp:-0}" 'BEGIN { print (b > a ? b : a) }')
+    done
+    # planted: a ratio of 0.99 against the widest spread fails
+    awk -v s="$worst" 'BEGIN { exit !(3 * s <= 1) }' \
+        && bad="$bad"$'\n'"the check would pass lab_speed 0.99 against a spread of $worst %"
+    [ $count -gt 0 ] || bad="no lab states lab_speed"
+    [ -z "$bad" ] && ok "every lab_speed ($count labs) stands three spreads between runs below the chapter's kernel" \
+        || fail "every lab_speed stands three spreads between runs below the chapter's kernel" "$bad"
 }
 
 # The worked answers that change a chapter's code (answers/chN-exE.diff):
@@ -1758,6 +1815,7 @@ lane_editions() {
 lane_compiled() {
     want compile && test_compile_paths
     want labs && test_labs
+    want labs && test_lab_speed
     want answers && test_answers
 }
 lane_fixture() { want fixture && fixture_cpu_tests; }

@@ -106,6 +106,21 @@ class Splice(unittest.TestCase):
                 labcut.splice(bad, STUB, 'lab/ch3.cu', 'stub.cu')
             self.assertIn(why, str(c.exception))
 
+    def test_the_code_stays_in_its_braces(self):
+        for lines, why in ((['}', 'void evil(void) {'], 'closes a brace'),
+                           (['%>', 'void evil(void) <%'], 'closes a brace'),
+                           (['if (1) {'], 'leaves 1 brace open')):
+            with self.assertRaises(labcut.SpliceError) as c:
+                labcut.splice(STUB[:3] + lines + STUB[4:], STUB,
+                              'lab/ch3.cu', 'stub.cu')
+            self.assertIn(why, str(c.exception))
+        # braces in comments, strings and characters are not braces
+        fine = ['/* } */ const char *s = "}"; char c = \'}\'; // }',
+                'if (1) { s = R"x(})x"; }']
+        labcut.splice(STUB[:3] + fine + STUB[4:], STUB, 'a.cu', 'stub.cu')
+        self.assertEqual(labcut.braces('{\n/* { */ }\n<% %>'),
+                         [(1, 1), (2, -1), (3, 1), (3, -1)])
+
     def test_the_stubs_own_macros_and_pragmas(self):
         stub = STUB[:3] + ['#define AT(p, r) 0'] + STUB[4:]
         student = stub[:3] + ['#pragma unroll', '#define AT(p, r) \\',

@@ -26,6 +26,9 @@ USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
                                    filled from the student's file
   bookdata lab-answer STUB PROGRAM   the stub with the program's own code
                                    between its marks (the lab that passes)
+  bookdata lab-screen LAB_O CHAPTER_O   what keeps a lab's object from
+                                   being graded (exit 1): compared with the
+                                   chapter's own object
   bookdata columns [RESULTS...]    the results files' columns, from the
                                    programs that write them; with folders,
                                    check their files' headers against them
@@ -250,6 +253,18 @@ def cmd_lab_splice(args):
     return 0
 
 
+def cmd_lab_screen(args):
+    from . import labcut
+    _need(args, 2, 'lab-screen LAB_OBJECT CHAPTER_OBJECT')
+    for f in args[:2]:
+        if not os.path.exists(f):
+            raise Usage('lab-screen: %s: no such file' % f)
+    why = labcut.screen(args[0], args[1])
+    for w in why:
+        print(w)
+    return 1 if why else 0
+
+
 def cmd_lab_answer(args):
     from . import labcut
     stub, full = _two_files(args, 'lab-answer STUB PROGRAM')
@@ -315,6 +330,7 @@ COMMANDS = {
     'labcut': cmd_labcut,
     'lab-splice': cmd_lab_splice,
     'lab-answer': cmd_lab_answer,
+    'lab-screen': cmd_lab_screen,
     'gpu-dir': cmd_gpu_dir,
     'nw-upto': cmd_nw_upto,
     'make-vars': cmd_make_vars,

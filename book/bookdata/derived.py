@@ -4,7 +4,7 @@ keys:
   chN.KERNEL.SIZE.x_cublas   how many times its cuBLAS baseline is faster
                              (the ratio of the two times)
   chN.main                   chapter N's headline kernel (its manifest)
-  chN.lab_hours, labs.rows, labs.hours
+  chN.lab_hours, chN.lab_speed_pct, labs.rows, labs.hours
                              the labs (manifest fields lab, lab_kernel,
                              lab_hours, lab_needs): each lab's hours,
                              the rows of the table of labs, their sum
@@ -647,9 +647,17 @@ def chapter_keys(keys, st, chapters, man):
         if man.get((c, 'lab'), '') != '':
             hours = man.get((c, 'lab_hours'), '')
             keys.plain(K.chapter(c, 'lab_hours'), hours)
-            labrows += '\\ref{ch:%s} & %s & \\texttt{%s} & %s & %s \\\\ ' % (
+            speed = man.get((c, 'lab_speed'), '')
+            if speed != '':
+                keys.plain(K.chapter(c, 'lab_speed_pct'),
+                           numstr(round(100 * num(speed))))
+            # (the text cells ragged right: the row ends in
+            # \tabularnewline, which \raggedright leaves alone)
+            labrows += ('\\ref{ch:%s} & \\raggedright %s & \\texttt{%s} '
+                        '& %s & %s & \\raggedright %s \\tabularnewline ') % (
                 c, latex(man[(c, 'lab')]),
                 latex(man.get((c, 'lab_kernel'), '')), hours,
+                '%d\\,\\%%' % round(100 * num(speed)) if speed != '' else '--',
                 latex(man.get((c, 'lab_needs'), '')))
             labhours += num(hours)
         if i == 0:

@@ -188,6 +188,50 @@ def directives(lines):
     return out
 
 
+_TOKEN = re.compile(r"""
+      (?P<comment>/\*.*?\*/|//[^\n]*)
+    | (?P<raw>R"(?P<delim>[^ ()\\\t\n]{0,16})\(.*?\)(?P=delim)")
+    | (?P<string>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')
+    | (?P<open>\{|<%)
+    | (?P<close>\}|%>)
+    | (?P<nl>\n)
+    """, re.S | re.X)
+
+
+def braces(text):
+    """[(line from 1, +1 or -1)] of the braces of TEXT, read as the
+    compiler reads them: not in comments, strings or character
+    constants; the digraphs <% and %> too."""
+    out, line = [], 1
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup if m.lastgroup != 'delim' else 'raw'
+        if kind == 'nl':
+            line += 1
+        elif kind in ('open', 'close'):
+            out.append((line, 1 if kind == 'open' else -1))
+        else:
+            line += m.group(0).count('\n')
+    return out
+
+
+def _enclosed(lines, where):
+    """SpliceError where a region's lines close a brace they did not
+    open, or leave one open: the code stays where its stub puts it
+    (inside the function it completes, or at file scope)."""
+    depth = 0
+    for line, d in braces('\n'.join(lines)):
+        depth += d
+        if depth < 0:
+            raise SpliceError('%s:%d: this } closes a brace the lab\'s code '
+                              'did not open: the code stays inside the '
+                              'function or block its stub puts it in'
+                              % (where[0], where[1] + line - 1))
+    if depth > 0:
+        raise SpliceError('%s:%d: the lab\'s code leaves %d brace%s open'
+                          % (where[0], where[1], depth,
+                             '' if depth == 1 else 's'))
+
+
 def splice(student, stub, student_name, stub_name):
     """The stub's lines with every marked region filled from the
     student's file (lists of lines, without newlines); #line directives
@@ -200,6 +244,7 @@ def splice(student, stub, student_name, stub_name):
                               'are gone: start again from a new stub)'
                               % (student_name, tag))
     for tag, (start, body) in theirs.items():
+        _enclosed(body, (student_name, start))
         allowed = {name for _, d, name in directives(ours[tag][1])
                    if d == 'define'}
         for line, d, name in directives(body):
@@ -293,3 +338,72 @@ def answer(stub, full, stub_name='stub', full_name='program'):
         else:
             res.append(s)
     return res
+
+
+# What a lab's object may reference that the chapter's own object does
+# not: the CUDA runtime (its launches and calls), and what the C++
+# compiler emits by itself.
+_RUNTIME = re.compile(r'^(cuda[A-Z]\w*|__cuda\w*|__cxa_\w+|_Unwind_\w+|'
+                      r'__gxx_personality_v0|__stack_chk_fail|'
+                      r'_GLOBAL_OFFSET_TABLE_|memcpy|memset|memmove)$')
+# The sections whose functions run before or after main.
+_AROUND_MAIN = ('.preinit_array', '.init_array', '.fini_array', '.ctors',
+                '.dtors')
+
+
+def _symbols(obj):
+    """{name: nm's type letter} of an object's global symbols."""
+    import subprocess
+    out = subprocess.run(['nm', '-P', obj], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise ValueError('nm %s: %s' % (obj, out.stderr.strip()))
+    syms = {}
+    for line in out.stdout.splitlines():
+        f = line.split()
+        if len(f) >= 2 and (f[1].isupper() or f[1] in 'uvw'):
+            syms[f[0]] = f[1]
+    return syms
+
+
+def _around_main(obj):
+    """The bytes of an object's sections of functions run around main."""
+    import subprocess
+    out = subprocess.run(['readelf', '-S', '-W', obj], capture_output=True,
+                         text=True)
+    if out.returncode != 0:
+        raise ValueError('readelf %s: %s' % (obj, out.stderr.strip()))
+    size = 0
+    for line in out.stdout.splitlines():
+        m = re.search(r'\]\s+(\S+)\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+\s+'
+                      r'([0-9a-f]+)', line)
+        if m and m.group(1) in _AROUND_MAIN:
+            size += int(m.group(2), 16)
+    return size
+
+
+def screen(lab_obj, chapter_obj):
+    """What keeps the lab's compiled code from being graded: the reasons,
+    one line each (none: it may be graded).  The lab's object is the
+    chapter's program with the student's code in its regions; compared
+    with the chapter's own object, it may not define a global symbol of
+    C's names (printf, fmax, exit: one the harness or a library would
+    then call instead of its own), call anything the chapter's code does
+    not call but the CUDA runtime (cuBLAS, another chapter's launcher,
+    exit, output), or run code before or after main (a constructor)."""
+    lab, ours = _symbols(lab_obj), _symbols(chapter_obj)
+    why = []
+    for name, t in sorted(lab.items()):
+        if t in 'Uvw':                  # referenced, defined elsewhere
+            if name == 'vprintf' and name not in ours:
+                why.append('it calls printf in a kernel (vprintf): take it '
+                           'out before grading')
+            elif name not in ours and not _RUNTIME.match(name):
+                why.append('it calls %s, which the chapter\'s code does not '
+                           'call: a lab computes its product itself' % name)
+        elif name not in ours and not name.startswith('_Z'):
+            why.append('it defines %s with external linkage, which the '
+                       'chapter\'s code does not: make it static' % name)
+    if _around_main(lab_obj) > _around_main(chapter_obj):
+        why.append('it runs code before or after main (a constructor or a '
+                   'destructor of its own)')
+    return why

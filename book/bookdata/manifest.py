@@ -46,6 +46,12 @@ FIELDS = {
                     'kernel and use every stage of its pipeline at least '
                     'twice (default: the smallest sanitizer shape that '
                     'reaches it)'),
+    'lab_speed': ('number', 'for a lab whose idea is speed: the least rate '
+                  'of the student\'s kernel, as a fraction of the '
+                  'chapter\'s own kernel timed in the same grading; '
+                  '1 - lab_speed must hold 3 times that kernel\'s spread '
+                  'between runs at 4096^3 (the tests check it against '
+                  'the results)'),
     'lab_also': ('words', 'other chunks the lab\'s file leaves to write'),
     'lab_hours': ('number', 'the hours a lab takes in class'),
     'lab_needs': ('text', 'what a lab needs first (labs, C++, a GPU)'),
