@@ -94,7 +94,7 @@ ifeq ($(DRY_RUN),)
 all:
 	@n=$$(cat build/book.missing 2> /dev/null); [ "$${n:-0}" = 0 ] \
 	  || echo "make: $$n figures of the book are not in $(RESULTS) (not measured on that GPU): each is marked [not measured]"
-	@echo "make: the book is build/book.pdf and build/book.html; the programs are ./$(firstword $(HARNESS_BINS)) ... ./$(lastword $(HARNESS_BINS)) (make help lists the goals)"
+	@echo "make: the book is build/book.pdf and build/book.html (its syllabus build/syllabus.pdf); the programs are ./$(firstword $(HARNESS_BINS)) ... ./$(lastword $(HARNESS_BINS)) (make help lists the goals)"
 endif
 
 help:
@@ -107,6 +107,7 @@ help:
 	@echo 'make labN            write lab/chN.cu once, build it; ./labN grades it'
 	@echo 'make instructor      build/instructor.pdf and .html: the book with answers'
 	@echo 'make course          build/course.pdf: the labs'"'"' code left to the student'
+	@echo 'make syllabus        build/syllabus.pdf: the module, its assessment, its tracks'
 	@echo 'make answers         the changed programs of the worked answers'
 	@echo 'make slides          build/slides/chN.pdf, a deck per chapter'
 	@echo 'make readme          rewrite the README table from the results'

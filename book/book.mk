@@ -45,8 +45,9 @@ BOOK_PANDOC   := pandoc -f latex -t html5 -s --toc --toc-depth=2 \
   --default-image-extension=svg --resource-path=build/fig \
   --metadata=lang:en
 
-.PHONY: book book-pdf book-html book-clean book-shots instructor course
-book: build/book.pdf build/book.html
+.PHONY: book book-pdf book-html book-clean book-shots instructor course syllabus
+book: build/book.pdf build/book.html build/syllabus.pdf
+syllabus: build/syllabus.pdf
 instructor: build/instructor.pdf build/instructor.html
 course: build/course.pdf
 book-pdf: build/book.pdf
@@ -178,6 +179,18 @@ build/instructor.pdf: book/instructor.tex build/book.pdf build/tex/answers.tex $
     | $(TOOLS_STAMP)
 	$(say) LATEX $@
 	$(Q)book/tools/pdfbook $(BOOK_OUT) instructor
+
+# The syllabus (make syllabus): a twelve-week module and its workshops,
+# their hours, labs and tracks from the manifests' keys.
+build/syllabus.pdf: book/syllabus.tex book/results.sty build/results.keys | $(TOOLS_STAMP)
+	$(say) LATEX $@
+	$(Q)mkdir -p build/tex && for i in 1 2; do \
+	  TEXINPUTS=book:build/tex:build/res: pdflatex -interaction=nonstopmode -halt-on-error \
+	    -output-directory build/tex book/syllabus.tex > build/tex/syllabus-pdflatex.out 2>&1 \
+	  || { tail -20 build/tex/syllabus-pdflatex.out; exit 1; }; done; \
+	  if grep -q "undefined result key" build/tex/syllabus.log; then \
+	    grep "undefined result key" build/tex/syllabus.log; exit 1; fi
+	$(Q)cp build/tex/syllabus.pdf $@
 
 # The course edition (make course): the student's book, each lab's chunk
 # replaced by its stub, for a class that writes the labs; no answers.

@@ -1081,6 +1081,34 @@ $k: the first GPU's $v1~$unit is quoted"
 # each lab's chunk becomes its stub, and the chunks only the lab's code
 # uses say they are the student's (bookdata labcut).  The check itself
 # finds the answers in the student's book, where they are printed.
+# The syllabus (make syllabus, part of make): built, no placeholder,
+# and each track lists the labs its GPUs run, computed here from the
+# manifests alone (the sm_XY a lab's needs name, else its chapter's):
+# Hopper every lab, Ampere and Ada none of sm_90, Turing none past sm_75.
+test_syllabus() {
+    local txt bad="" n sm t want got cap
+    [ -s build/syllabus.pdf ] || { fail "the syllabus is built (build/syllabus.pdf)" "missing"; return; }
+    txt=$(pdftotext -layout build/syllabus.pdf - 2> /dev/null | tr -s ' \n' ' ')
+    for w in "not measured" "??" "n/m"; do
+        [[ "$txt" == *"$w"* ]] && bad="$bad"$'\n'"it prints \"$w\""
+    done
+    for t in Hopper:90 Ampere:89 Turing:75; do
+        cap=${t#*:} want=""
+        for n in $(man buildable); do
+            [ -n "$(man "$n" lab)" ] || continue
+            sm=$(printf '%s %s' "$(man "$n" lab_needs)" | grep -o 'sm_[0-9][0-9]a\?' | head -1)
+            [ -n "$sm" ] || sm=$(man "$n" needs)
+            case $sm in *a) [ "$cap" = 90 ] || continue ;; esac
+            sm=${sm#sm_}; sm=${sm%a}
+            [ "$sm" -le "$cap" ] && want="$want $n"
+        done
+        got=$(printf '%s' "$txt" | sed -n "s/.*${t%%:*}[^(]* ([^)]*): labs \([0-9, and]*\),.*/\1/p" | tr -c '0-9\n' ' ')
+        [ "$(echo $got)" = "$(echo $want)" ] || bad="$bad"$'\n'"${t%%:*}: lists labs '$(echo $got)', the manifests give '$(echo $want)'"
+    done
+    [ -z "$bad" ] && ok "the syllabus is built, with no placeholder, and each GPU's track lists the labs it runs" \
+        || fail "the syllabus is built, with no placeholder, and each GPU's track lists the labs it runs" "$bad"
+}
+
 test_course() {
     local out
     noweb_markup $(book_order) > "$tmp/normal.markup"
@@ -1807,6 +1835,7 @@ lane_book() {
     want book && test_index
     want book && test_not_measured
     want book && test_course
+    want book && test_syllabus
     figure_tests
 }
 lane_editions() {

@@ -634,6 +634,51 @@ def needs(v):
     return cc[:-1] + '.' + cc[-1:] + (' only' if exact else ' or newer')
 
 
+# The GPUs a course may have, by the compute capability they run: the
+# syllabus's tracks (Hopper sm_90a, Ampere and Ada up to sm_89, Turing
+# sm_75).
+TRACKS = (('hopper', 90, True), ('ampere', 89, False), ('turing', 75, False))
+
+
+def lab_sm(c, man):
+    """(capability as 10 * major + minor, exact) a lab needs: the sm_XY
+    its lab_needs names, else its chapter's needs."""
+    m = re.search(r'sm_(\d)(\d)(a?)', man.get((c, 'lab_needs'), '')) \
+        or re.search(r'sm_(\d)(\d)(a?)', man.get((c, 'needs'), ''))
+    if not m:
+        return 0, False
+    return int(m.group(1)) * 10 + int(m.group(2)), m.group(3) == 'a'
+
+
+def track_keys(keys, chapters, man):
+    """labs.TRACK.list, .hours, .replaced, .replaced_list: the labs a
+    class on that GPU runs, their hours, and those it cannot run."""
+    labs = [c for c in chapters if man.get((c, 'lab'), '') != '']
+    for track, cap, hopper in TRACKS:
+        run, out, hours = [], [], 0
+        for c in labs:
+            need, exact = lab_sm(c, man)
+            if need <= cap and (hopper or not exact):
+                run.append(c)
+                hours += num(man.get((c, 'lab_hours'), '0'))
+            else:
+                out.append(c)
+        keys.plain(K.family('labs', track, 'list'), _series(run), raw=False)
+        keys.plain(K.family('labs', track, 'count'), str(len(run)))
+        keys.plain(K.family('labs', track, 'hours'), numstr(hours))
+        keys.plain(K.family('labs', track, 'replaced'), str(len(out)))
+        keys.plain(K.family('labs', track, 'replaced_list'),
+                   _series(out) if out else 'none', raw=False)
+
+
+def _series(items):
+    """1, 2 and 3."""
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return ''.join(items)
+    return ', '.join(items[:-1]) + ' and ' + items[-1]
+
+
 def chapter_keys(keys, st, chapters, man):
     labrows, labhours = '', 0
     for i, c in enumerate(chapters):
@@ -668,6 +713,7 @@ def chapter_keys(keys, st, chapters, man):
                     and gt(st.rate[(prev, s)], 0)):
                 keys.put(K.chapter(c, s, 'speedup'),
                          num(st.rate[(c, s)]) / num(st.rate[(prev, s)]))
+    track_keys(keys, chapters, man)
     if labrows != '':
         keys.plain(K.family('labs', 'rows'), labrows, raw=False)
         # a sum: awk's %s of a number (CONVFMT), in both files
