@@ -257,8 +257,9 @@ book-clean:
 # the chapter's own sources and the book's measured numbers
 # (book/tools/slides writes its Markdown, pandoc makes it a deck).
 SLIDES := $(CHAPTERS:%=build/slides/ch%.pdf)
+SLIDE_NOTES := $(CHAPTERS:%=build/slides/ch%-notes.pdf)
 .PHONY: slides
-slides: $(SLIDES)
+slides: $(SLIDES) $(SLIDE_NOTES)
 build/slides/ch%.md: book/tools/slides book/tools/bookdata build/results.keys build/manifest.tsv $(NW) \
     $(APPENDICES) | $(TOOLS_STAMP)
 	@mkdir -p $(@D)
@@ -269,10 +270,16 @@ build/slides/ch%.md: book/tools/slides book/tools/bookdata build/results.keys bu
 # pandoc's own PDF writer makes sets the same pages.
 build/slides/ch%.tex: build/slides/ch%.md book/slides-header.tex | $(TOOLS_STAMP)
 	$(Q)pandoc $< -s -t beamer -H book/slides-header.tex -V aspectratio=169 \
-	  -V fontsize=10pt -o $@
+	  -V fontsize=11pt -o $@
 build/slides/ch%.pdf: build/slides/ch%.tex $(BOOK_FIGS:=.pdf) | $(TOOLS_STAMP)
 	$(say) SLIDES $@
 	$(Q)cd $(@D) && TEXINPUTS=$(CURDIR)/build/fig: pdflatex -halt-on-error \
 	  -interaction=batchmode ch$*.tex > /dev/null \
 	  || { grep -A3 '^!' ch$*.log >&2; rm -f ch$*.pdf; exit 1; }
+# The lecturer's notes: the same deck, its notes alone.
+build/slides/ch%-notes.pdf: build/slides/ch%.tex $(BOOK_FIGS:=.pdf) | $(TOOLS_STAMP)
+	$(say) SLIDES $@
+	$(Q)cd $(@D) && TEXINPUTS=$(CURDIR)/build/fig: pdflatex -halt-on-error \
+	  -interaction=batchmode -jobname ch$*-notes '\def\slidenotes{}\input{ch$*.tex}' > /dev/null \
+	  || { grep -A3 '^!' ch$*-notes.log >&2; rm -f ch$*-notes.pdf; exit 1; }
 .SECONDARY: $(SLIDES:.pdf=.md) $(SLIDES:.pdf=.tex)

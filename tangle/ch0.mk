@@ -1,5 +1,9 @@
 slide_figure := roofline
 slide_chunk := The serial CPU version
+slide_intro := $C = \alpha AB + \beta C$ in FP32, row-major, any $M$, $N$, $K$ and leading dimensions | Every kernel is checked against a float64 product and timed beside cuBLAS in the same run | Each chapter asks one question first: which resource runs out?
+slide_bound := Work: $2MNK$ flops. Data, at the least: $4(MK + KN + 2MN)$ bytes | At $N^3$: $2N^3$ flops over $16N^2$ bytes, an intensity of $N/8$ flops per byte: 512 at $4096^3$ | Our GPU's ridge: {{ceil.peak_fp32_tflops}} TFLOP/s over {{ceil.copy_tbs}} TB/s, {{ceil.ridge}} flops per byte | Far above the ridge the product is bound by arithmetic: the target is the FP32 peak
+slide_question := cuBLAS multiplies two $4096\times4096$ FP32 matrices. What share of the {{ceil.peak_fp32_tflops}} TFLOP/s peak will it reach, and what keeps it from all of it?
+slide_notes := Derive $N/8$ on the board: $2N^3$ flops, $A$ and $B$ read once, $C$ read and written. Then the ridge, peak over bandwidth: the product sits thirty times above it, so memory is not the bound if every value is reused; the rest of the book is how to reuse it. The answer to the question: {{ch0.cublas.4096.pct_peak}}\% of the peak, because not every issued instruction is an FFMA and the clock under load is lower than the peak assumes.
 slide_idea := $C = \alpha AB + \beta C$, row-major FP32: $2MNK$ flops for $4(MK + KN + 2MN)$ bytes \
     | Our GPU: {{gpu.sms}} SMs; FP32 peak {{ceil.peak_fp32_tflops}} TFLOP/s, FFMA measured {{ceil.ffma_tflops}}, copy {{ceil.copy_tbs}} TB/s \
     | cuBLAS FP32 at $4096^3$: {{ch0.cublas.4096.tflops}} TFLOP/s, {{ch0.cublas.4096.pct_peak}}\% of the peak: the target \

@@ -1,4 +1,8 @@
 slide_figure := fig-mma-mainloop
+slide_intro := Tensor cores: \texttt{mma.sync} on fragments loaded with \texttt{ldmatrix} | TF32 keeps FP32's range with a 10-bit mantissa; BF16 keeps 7 bits
+slide_bound := Measured \texttt{mma.sync} ceiling: {{ch10.micro.mma_tf32.tflops}} TFLOP/s in TF32, {{ch10.micro.mma_bf16.tflops}} in BF16 | Instructions per \texttt{mma}: {{model.ch10_mma_inst_per_mma}} in TF32: the issue slots left for copies
+slide_question := TF32 rounds each operand to 10 bits of mantissa. What error against float64 will TF32 show at $4096^3$, and what rate at $8192^3$?
+slide_notes := The error: $2^{-11}$ relative per operand, growing as $\sqrt{K}$ over the sum. The rate: the ceiling times the share of issue slots the copies leave. Measured: error {{ch10.mma.4096.error}}, {{ch10.mma.8192.tflops}} TFLOP/s.
 slide_idea := Tensor cores: \texttt{mma.sync} on fragments loaded with \texttt{ldmatrix}, TF32 and BF16 \
     | TF32 at $8192^3$: {{ch10.mma.8192.tflops}} TFLOP/s, {{model.mma_pct_ceiling}}\% of the \texttt{mma.sync} ceiling \
     | Predictions: issue {{verdict.ch10_issue}}, rate {{verdict.ch10_rate}}

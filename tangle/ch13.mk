@@ -1,5 +1,9 @@
 slide_figure := timeline-ch13
 slide_chunk := The overlapped job
+slide_intro := The whole job: $A$ and $B$ to the GPU, the product, $C$ back | Pinned memory, streams and panels overlap the copies with the product
+slide_bound := The copies over the link set a floor: {{model.ch13_floor_4096_ms}} ms at $4096^3$
+slide_question := The copies take longer than the product. How close to the copy floor can overlapping bring the whole job?
+slide_notes := Panels of $A$ and $C$ on their own streams: the product of panel $i$ runs while panel $i+1$ arrives. The job's time over the floor: {{model.ch13_over_floor}} times.
 slide_idea := The whole job: $A$ and $B$ to the GPU, the product, $C$ back \
     | Pinned memory, streams and panels overlap the copies with the product \
     | The floor prediction: {{verdict.ch13_floor}}

@@ -1,5 +1,9 @@
 slide_figure := suite-ch14
 slide_chunk := The FP32 dispatcher
+slide_intro := One entry point per precision, for any $M$, $N$, $K$, leading dimensions, $\alpha$ and $\beta$ | A thin product streams the larger operand; the last wave's tiles are split in $K$
+slide_bound := A product with $N = 1$ is a matrix--vector product: bound by the copy bandwidth, {{ceil.copy_tbs}} TB/s, not by arithmetic | A shape's tiles over {{gpu.sms}} SMs decide how full its last wave is
+slide_question := Rules tuned on {{ch14.suite.shapes}} shapes: how well will they do on shapes they never saw?
+slide_notes := Ask how one would know: tune on one set of shapes, report on another drawn fresh. A rule graded on its own tuning set says nothing about the next shape.
 slide_idea := One entry point per precision, for any $M$, $N$, $K$, leading dimensions, $\alpha$, $\beta$ \
     | A thin product streams the larger operand when $M$ or $N$ is small; TF32, and BF16 where it pays, read $A$ and $B$ as they lie, $B^T$ through registers; the last wave's tiles are split in $K$ and joined by each tile's first block \
     | Over {{ch14.suite.shapes}} public shapes, FP32 at {{ch14.suite.fp32.geomean_pct}}\%, TF32 at {{ch14.suite.tf32.geomean_pct}}\%, BF16 at {{ch14.suite.bf16.geomean_pct}}\% of cuBLAS (geometric means)

@@ -1,4 +1,8 @@
 slide_figure := fig-flat-index
+slide_intro := How threads copy a tile is separated from how they compute on it: one flat thread index for the copies | The 1D kernel's copies of one operand were not coalesced
+slide_bound := The 1D kernel, its copies coalesced: ceiling {{model.ch5_remap1d_ceiling_tflops}} TFLOP/s, expected {{model.ch5_remap1d_expect_tflops}} ({{model.ch5_remap1d_expect_x}} times) | The 2D kernel's copies were already coalesced: no change expected
+slide_question := Remapping the copies changes no arithmetic. Which of the two kernels will speed up, and which will not?
+slide_notes := A prediction that something does not change is a prediction too: the 2D kernel is the control. Check both against the sectors per request of the copies.
 slide_idea := How threads copy is separated from how they compute: one flat index for the copies \
     | The 1D kernel is now {{compare.ch5_remap1d_smem}} chapter 3's{{compare.ch5_remap1d_smem.by}} \
     | The 2D kernel's speed unchanged, as predicted: {{verdict.ch5_remap2d}}

@@ -1,4 +1,8 @@
 slide_figure := fig-float4-transpose
+slide_intro := 128-bit accesses: four floats per load and store instruction | The tile of $A$ is stored transposed, so that a thread reads its column of $A$ as \texttt{float4}s
+slide_bound := Loads become a quarter as many instructions | Instructions issued per FFMA: predicted {{model.ch6_expect_ipf}}, the copies {{model.ch6_copy_ipf}} of them | Predicted gain: {{model.ch6_expect_gain_pct}}\%
+slide_question := Most issue slots already go to FFMAs. How much will 128-bit loads buy: 5\%, 25\%, or twice the speed?
+slide_notes := Count instructions per FFMA before and after: the gain is bounded by the share of load instructions. The transposed store has a cost the next chapter finds: bank conflicts. Measured gain: {{model.ch6_gain_pct}}\%.
 slide_idea := 128-bit accesses: four floats per load and store instruction \
     | The tile of $A$ is stored transposed, so that a thread reads its column as \texttt{float4}s \
     | {{ch6.4096.speedup}} times chapter 5's speed at $4096^3$; rows that are not 16-byte aligned run chapter 5's kernel

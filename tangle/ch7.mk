@@ -1,4 +1,8 @@
 slide_figure := fig-bank-conflicts
+slide_intro := Shared memory has 32 banks of 4 bytes: different words of one bank in one access take a wavefront each | Chapter 6's transposed store puts a column into one bank
+slide_bound := Chapter 6's shared loads took {{ch6.float4.ncu.lds_wavefronts}} wavefronts each | An XOR swizzle spreads a column over all the banks: as few wavefronts as the bytes need
+slide_question := The conflicts go away and the wavefronts fall. Will the kernel's speed follow them?
+slide_notes := Draw the 32 banks and a column of the transposed tile; then the swizzle $r \oplus f(p)$. Whether speed follows depends on whether shared memory was the bound: ask the class what else could be. Wavefronts after the swizzle: {{ch7.swizzled.ncu.lds_wavefronts}}.
 slide_idea := 32 banks of 4 bytes: different words of one bank in one access take a wavefront each \
     | Padding or an XOR swizzle: shared loads from {{ch6.float4.ncu.lds_wavefronts}} to {{ch7.swizzled.ncu.lds_wavefronts}} wavefronts \
     | The speed prediction: {{verdict.ch7_speed}}

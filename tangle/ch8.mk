@@ -1,4 +1,8 @@
 slide_figure := fig-warp-tile
+slide_intro := Threadblock tile $\to$ warp tile $\to$ thread tile | A warp computes a $32\times64$ tile of $C$ from the values of its own rows and columns
+slide_bound := A warp's tile needs 96 values per step instead of 144: a third fewer shared loads | FFMAs are {{model.ch8_ffma_share}}\% of the issued instructions
+slide_question := The warp tile cuts shared traffic by a third. Will the speed rise by a third?
+slide_notes := If FFMAs already take most issue slots, a third fewer loads cannot buy a third more speed: compute the share of load instructions first.
 slide_idea := Threadblock tile $\to$ warp tile $\to$ thread tile \
     | A warp's $32\times64$ tile needs 96 values per step instead of 144 \
     | Wavefronts: {{verdict.ch8_wavefronts}}; speed: {{verdict.ch8_speed}}

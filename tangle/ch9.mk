@@ -1,4 +1,8 @@
 slide_figure := fig-cpasync-pipeline
+slide_intro := Double buffering, then a \texttt{cp.async} pipeline: the next tiles load while these are multiplied | Tiles chosen by the shape; split-K and stream-K fill the last wave
+slide_bound := Issue-bound ceiling: {{model.ch9_issue_bound_tflops}} TFLOP/s | At $4097^3$, 128-row tiles leave a last wave of {{model.last_4097}} tiles on {{gpu.sms}} SMs
+slide_question := With the copies hidden behind arithmetic, how close to cuBLAS FP32 can a kernel on CUDA cores come at $4096^3$?
+slide_notes := The stages: wait for the group $S-2$ back, synchronize, issue the copy $S-1$ ahead, multiply. Then waves: tiles over SMs, and what an unfilled last wave costs. Measured: {{ch9.tuned.4096.pct_cublas}}\% of cuBLAS at $4096^3$.
 slide_idea := Double buffering and a \texttt{cp.async} pipeline: the next tiles load while these are multiplied \
     | Tiles chosen by the shape; split-K and stream-K fill the last wave \
     | {{ch9.tuned.4096.pct_cublas}}\% of cuBLAS at $4096^3$, {{ch9.tuned.8192.pct_cublas}}\% at $8192^3$

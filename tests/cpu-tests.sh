@@ -1694,13 +1694,28 @@ test_slides() {
         [ -z "$v" ] || grep -q "| \\\$4096^3\\\$ | $v |" build/slides/ch$n.md \
             || grep -qF "| \$4096^3\$ | $v |" build/slides/ch$n.md \
             || bad="$bad ch$n: the deck's $head at 4096^3 is not the book's $v;"
+        # a lecture: the bound, then the question, then (after the lab)
+        # the measurement; code no more than 12 lines of 62 columns a
+        # frame (12 pt); the lecturer's notes beside
+        awk -v n="$n" -v lab="$(man "$n" lab)" '
+            /^# The bound/ { b = NR } /^# Predict, before we measure/ { q = NR }
+            /^# Lab / { l = NR } /^# What the measurement said/ { m = NR }
+            /^```c/ { code = 1; lines = 0; next } /^```/ { code = 0; next }
+            code { if (++lines > 12) long = "a frame of more than 12 lines"
+                   if (length($0) > 62) long = "a code line of " length($0) " columns" }
+            END { if (!(b && q && m && b < q && q < m)) print "ch" n ": not bound, question, then measurement;"
+                  if (lab != "" && !(l && q < l && l < m)) print "ch" n ": no lab slide between the question and the measurement;"
+                  if (long != "") print "ch" n ": " long ";" }' build/slides/ch$n.md > "$tmp/order"
+        bad="$bad$(cat "$tmp/order")"
+        [ "$(pdfinfo build/slides/ch$n-notes.pdf 2> /dev/null | awk '/^Pages:/ { print $2 }')" -ge 1 ] 2> /dev/null \
+            || bad="$bad ch$n: no lecturer's notes;"
     done
     mkdir -p "$tmp/slides"
     grep -v "^ch2\.4096\.speedup	" build/results.keys > "$tmp/slides/results.keys"
     book/tools/slides "$tmp/slides" 2 2> /dev/null | grep -q '\[not measured\]' \
         || bad="$bad a missing key does not show as [not measured];"
-    [ -z "$bad" ] && ok "make slides: a deck per chapter, with the book's numbers and none missing" \
-        || fail "make slides: a deck per chapter, with the book's numbers and none missing" "$bad"
+    [ -z "$bad" ] && ok "make slides: a lecture per chapter (bound, question, lab, measurement, code at 12 pt, notes), with the book's numbers and none missing" \
+        || fail "make slides: a lecture per chapter (bound, question, lab, measurement, code at 12 pt, notes), with the book's numbers and none missing" "$bad"
 }
 
 # The data program (book/tools/bookdata): its modules' unit tests, and

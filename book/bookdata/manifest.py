@@ -82,8 +82,18 @@ FIELDS = {
               'whose shapes make bench measures (suite-chN.csv)'),
     'slide_figure': ('word', 'the figure of the chapter\'s slides'),
     'slide_chunk': ('text', 'the chunk its slides show'),
-    'slide_idea': ('text', 'the slides\' points, separated by |, with '
-                   '{{key}} for a measured number'),
+    'slide_idea': ('text', 'what the measurement said: the points of the '
+                   'slide after the lab, separated by |, with {{key}} for a '
+                   'measured number'),
+    'slide_intro': ('text', 'the idea, before anything is measured: the '
+                    'points of the lecture\'s first slide, separated by |'),
+    'slide_bound': ('text', 'the derivation: the bound or the arithmetic '
+                    'intensity that predicts the speed, points separated '
+                    'by |, with {{key}} for a measured ceiling'),
+    'slide_question': ('text', 'the prediction put to the class before the '
+                       'measurement, with {{key}} where it needs a number'),
+    'slide_notes': ('text', 'the lecturer\'s notes for the derivation and '
+                    'the question (in build/slides/chN-notes.pdf)'),
     'budget': ('number', 'how many lines of tangled code the chapter may '
                'have (its own files in tangle/); the tests hold it to '
                'that'),
