@@ -316,7 +316,7 @@ $(LAB_DIR)/ch$(1).cu: | tangle/ch$(1)-lab.cu build/manifest.tsv
 # grade an older one; so does code that bookdata lab-screen refuses,
 # whose reasons build/lab/chN.refused keeps for ./labN to report)
 build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$(1).flags $(COMMON_OBJS) \
-    build/main-ch$(1).o build/ch$(1).o $(call link_objs,$(ch$(1).links)) FORCE
+    build/main-ch$(1).o build/ch$(1).o book/lab/labrun.c book/lab/lab.h $(call link_objs,$(ch$(1).links)) FORCE
 	@mkdir -p build/lab
 	@if [ ! $$@ -nt $(LAB_DIR)/ch$(1).cu ] || [ ! $$@ -nt build/ch$(1).flags ] \
 	    || [ ! $$@ -nt tangle/ch$(1)-lab.cu ] \
@@ -334,13 +334,27 @@ build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$
 	  $(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@ $$@.o build/main-ch$(1).o \
 	    $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS) $(ch$(1).libs) \
 	    || { rm -f $$@; exit 1; }; \
+	  $(CC) $(CFLAGS) -I$(CUDA_INC) -Itangle -DLAB_PROGRAM=ch$(1)_program \
+	    -c book/lab/labrun.c -o $$@-run.o \
+	    && $(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@-run $$@.o $$@-run.o \
+	      $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS) $(ch$(1).libs) \
+	    || { rm -f $$@ $$@-run; exit 1; }; \
 	  echo "$(abspath $(LAB_DIR))/ch$(1).cu" > $$@.src; fi
-lab$(1): build/lab/ch$(1) $(ch$(1).programs) $(ch$(1).prev_programs)
+lab$(1): build/lab/ch$(1) build/lab/judge $(ch$(1).programs) $(ch$(1).prev_programs)
 	@printf '#!/bin/sh\n# Grades lab/ch$(1).cu (make lab$(1) builds it).\nexec "$$$$(dirname "$$$$0")"/book/tools/grade $(1) "$$$$@"\n' > $$@
 	@chmod +x $$@
 .PHONY: lab$(1)
 endef
 $(foreach n,$(LABS),$(eval $(call lab_rules,$(n))))
+# The grader's judge (book/lab/judge.c): it verifies, in a process of its
+# own and with no student code linked, the C that a lab's runner
+# (book/lab/labrun.c, linked with the student's code as build/lab/chN-run)
+# wrote for one check.
+build/lab/judge: book/lab/judge.c book/lab/lab.h $(HEADERS) $(COMMON_OBJS)
+	@mkdir -p build/lab
+	$(say) CC $@
+	$(Q)$(CC) $(CFLAGS) -I$(CUDA_INC) -Itangle -c book/lab/judge.c -o $@.o \
+	  && $(NVCC) -o $@ $@.o $(COMMON_OBJS) -lcublas
 # The tests' check of each lab's stub, as book/tools/labstub writes it now
 # (the tests keep it in build/test-lab/): it compiles, by the front ends
 # alone (syntax_flags), without a warning.

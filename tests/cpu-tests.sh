@@ -1385,13 +1385,67 @@ d = json.load(open(sys.argv[1])); assert d["verdict"] == "wrong" and d["exit"] =
     done
     [ -z "$bad" ] && ok "lab$n: code that runs around main, replaces a library's function or calls cuBLAS is not linked, and graded wrong with its reason" \
         || fail "lab$n: code that runs around main, replaces a library's function or calls cuBLAS is not linked, and graded wrong with its reason" "$bad"
+    # the judge, in a process of its own: a C made here from the seed
+    # (the harness's generator, again in Python) is correct; a wrong
+    # element, a changed padding element, a short file or another seed
+    # is wrong, exit 1
+    if [ ! -x build/lab/judge ] || [ ! -x build/lab/ch$n-run ]; then
+        fail "lab$n: make lab$n builds the runner and the judge" "no build/lab/judge or build/lab/ch$n-run"
+    elif ! command -v python3 > /dev/null; then skip "the judge: no python3 to write its input"
+    else
+        bad=
+        for p in none:0:42 elem:1:42 pad:1:42 short:1:42 none:1:43; do
+            IFS=: read -r what want sd <<< "$p"
+            python3 - 5 6 7 3 42 -1.5 0.5 "$what" > "$tmp/c.bin" << 'PY'
+import struct, sys
+M = (1 << 64) - 1
+def fill(count, seed):
+    out, st = [], seed & M
+    for _ in range(count):
+        st = (st + 0x9e3779b97f4a7c15) & M
+        z = ((st ^ (st >> 30)) * 0xbf58476d1ce4e5b9) & M
+        z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M
+        z ^= z >> 31
+        out.append(struct.unpack('f', struct.pack('f', ((z >> 40) + 0.5) / 8388608.0 - 1.0))[0])
+    return out
+m, n, k, pad, seed = map(int, sys.argv[1:6])
+alpha, beta, plant = float(sys.argv[6]), float(sys.argv[7]), sys.argv[8]
+lda, ldb, ldc = k + pad, n + pad, n + pad
+a, b = fill(m * lda, seed * 7919 + 5), fill(k * ldb, seed * 7919 + 6)
+c0 = fill(m * ldc, seed * 7919 + 3)
+data = struct.pack('6I', 0x4342414c, m, n, k, ldc, 2)
+for r in (0, 1):
+    c = []
+    for i in range(m):
+        for j in range(ldc):
+            if j < n:
+                v = alpha * sum(a[i * lda + p] * b[p * ldb + j] for p in range(k))
+                c.append(struct.pack('f', v + (beta * c0[i * ldc + j] if r else 0.0)))
+            else:
+                c.append(struct.pack('f', c0[i * ldc + j]) if r else b'\xff' * 4)
+    if plant == 'elem' and r == 1:
+        c[ldc + 1] = struct.pack('f', struct.unpack('f', c[ldc + 1])[0] + 1.0)
+    if plant == 'pad' and r == 0:
+        c[n] = struct.pack('f', 0.0)
+    data += b''.join(c)
+sys.stdout.buffer.write(data[:-4] if plant == 'short' else data)
+PY
+            build/lab/judge --kernel x -m 5 -n 6 -k 7 --pad 3 --alpha -1.5 --beta 0.5 \
+                --seed "$sd" --precision fp32 --in "$tmp/c.bin" > "$tmp/out" 2>&1; rc=$?
+            [ "$rc" = "$want" ] || bad="$bad"$'\n'"$what (seed $sd): exit $rc, not $want: $(cat "$tmp/out")"
+        done
+        build/lab/judge --kernel x -m 5 > "$tmp/out" 2>&1; rc=$?
+        [ $rc = 2 ] || bad="$bad"$'\n'"bad options: exit $rc"
+        [ -z "$bad" ] && ok "the lab's judge passes a right C and fails a wrong element, a written padding, a short file and another seed" \
+            || fail "the lab's judge passes a right C and fails a wrong element, a written padding, a short file and another seed" "$bad"
+    fi
     # and the chapter's own code passes the same screen
     book/tools/bookdata lab-answer tangle/ch$n-lab.cu tangle/ch$n.cu > "$d/ch$n.cu"
     if make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1 && [ -x build/lab/ch$n ] && [ ! -e build/lab/ch$n.refused ]
     then ok "lab$n: the chapter's own code is linked (the screen refuses nothing of it)"
     else fail "lab$n: the chapter's own code is linked (the screen refuses nothing of it)" "$(tail -3 "$tmp/out")"; fi
     [ $had = yes ] || rm -f lab$n
-    rm -rf build/lab/ch$n build/lab/ch$n.*
+    rm -rf build/lab/ch$n build/lab/ch$n.* build/lab/ch$n-run build/lab/ch$n-run.o
 }
 
 # A lab whose idea is speed passes only at lab_speed of the chapter's
