@@ -2,7 +2,7 @@ slide_figure := fig-3xtf32
 slide_intro := 3xTF32: each FP32 operand split into a big and a small TF32 part | Three products: big by big, big by small, small by big
 slide_bound := Three times the tensor work of TF32: at best a third of its rate | The dropped small-by-small term is $2^{-22}$ relative: FP32's error, not TF32's
 slide_question := Three products for FP32 accuracy: more or less than a third of TF32's speed? And is the error closer to cuBLAS FP32's {{ch0.cublas.4096.error}} or to TF32's?
-slide_notes := Why more than a third is possible: the copies and the epilogue do not triple. Measured error: {{ch11.3xtf32.4096.error}}.
+slide_notes := Ask whether more than a third is possible, since the copies and the epilogue do not triple, and what the three products' shared operands cost. Measured error: {{ch11.3xtf32.4096.error}}.
 slide_idea := 3xTF32: each FP32 operand split into a big and a small TF32 part, three products \
     | Error at $4096^3$ against float64: {{ch11.3xtf32.4096.error}}; cuBLAS FP32's: {{ch0.cublas.4096.error}} \
     | More than a third of TF32's speed: {{verdict.ch11_third}}

@@ -1,6 +1,6 @@
 slide_figure := fig-wgmma-pipeline
 slide_intro := Hopper: TMA copies whole tiles; \texttt{wgmma} multiplies from shared memory | A producer warpgroup and two consumer warpgroups share a ring of stages
-slide_bound := Each stage has a full barrier (the consumers wait) and an empty one (the producer waits), with a phase bit each | The FP32-to-BF16 pass moves {{model.ch12_pass_mb}} MB: {{model.ch12_pass_ms}} ms, {{model.ch12_pass_pct}}\% of the product's time
+slide_bound := Each stage has a full barrier (the consumers wait) and an empty one (the producer waits), with a phase bit each | TF32 from FP32 inputs: the two passes that round and lay out $A$ and $B$ move {{model.ch12_pass_mb}} MB at $4096^3$: {{model.ch12_pass_ms}} ms at the copy rate, {{model.ch12_pass_pct}}\% of the TF32 product's time
 slide_question := Can a kernel of ours come within 10\% of cuBLAS's BF16 rate at $4096^3$?
 slide_notes := Draw the ring: stage $s$ full or empty, its parity flipping each lap. The answer: {{ch12.bf16.4096.pct_cublas}}\% of cuBLAS.
 slide_idea := Hopper: TMA copies, \texttt{wgmma} from shared memory, a producer warpgroup and two consumer warpgroups \
