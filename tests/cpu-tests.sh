@@ -1367,30 +1367,32 @@ assert set(d) == {"lab", "chunk", "kernel", "verdict", "message", "exit", "hint"
     # compiled, refused by its object (bookdata lab-screen), not linked,
     # and graded wrong with the reason, in the JSON too
     local atk what bad=""
-    for atk in "static void __attribute__((constructor)) early(void) { static volatile int x; x = 1; }|runs code before or after main" \
-               "extern \"C\" double fmax(double a, double b) { return a < b ? b : a; }|defines fmax with external linkage" \
-               "static void go(void) { cublas_sgemm(1, 1, 1, 1.0f, 0, 1, 0, 1, 0.0f, 0, 1); } void (*keep)(void) = go;|calls cublas_sgemm"; do
+    for atk in "static void __attribute__((constructor)) early(void) { static volatile int x; x = 1; }|it runs code before or after main" \
+               "static void __attribute__((constructor(200))) early(void) { static volatile int x; x = 1; }|it runs code before or after main" \
+               "__attribute__((used)) static long sys0(long n) { long r; asm volatile(\"syscall\" : \"=a\"(r) : \"a\"(n) : \"rcx\", \"r11\", \"memory\"); return r; }|its host code calls the operating system itself" \
+               "extern \"C\" double fmax(double a, double b) { return a < b ? b : a; }|it defines fmax with external linkage" \
+               "static void go(void) { cublas_sgemm(1, 1, 1, 1.0f, 0, 1, 0, 1, 0.0f, 0, 1); } void (*keep)(void) = go;|it calls cublas_sgemm"; do
         what=${atk#*|}
         awk -v l="${atk%%|*}" '/---- lab [0-9]+, .*: your code ends here ---- / && !done { print l; done = 1 } { print }' \
             "$tmp/lab-file" > "$d/ch$n.cu"
         make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1; rc=$?
         ./lab$n --json "$tmp/atk.json" > "$tmp/out2" 2>&1
-        if [ $rc != 0 ] || [ -e build/lab/ch$n ] || ! grep -q "not linked: it $what" "$tmp/out" \
-            || ! tail -1 "$tmp/out2" | grep -q "^lab$n: WRONG: the lab's code was not graded: it $what" \
+        if [ $rc != 0 ] || [ -e build/lab/ch$n ] || ! grep -q "not linked: $what" "$tmp/out" \
+            || ! grep -q "^lab$n: WRONG: the lab's code was not graded: " "$tmp/out2" \
             || { command -v python3 > /dev/null && ! python3 -c 'import json, sys
 d = json.load(open(sys.argv[1])); assert d["verdict"] == "wrong" and d["exit"] == 1 and sys.argv[2] in d["message"], d' \
                      "$tmp/atk.json" "$what" 2> /dev/null; }; then
             bad="$bad"$'\n'"$what: make exit $rc: $(tail -2 "$tmp/out"); $(tail -1 "$tmp/out2")"
         fi
     done
-    [ -z "$bad" ] && ok "lab$n: code that runs around main, replaces a library's function or calls cuBLAS is not linked, and graded wrong with its reason" \
-        || fail "lab$n: code that runs around main, replaces a library's function or calls cuBLAS is not linked, and graded wrong with its reason" "$bad"
+    [ -z "$bad" ] && ok "lab$n: code that runs around main (any priority), calls the system, replaces a library's function or calls cuBLAS is not linked, and graded wrong with its reason" \
+        || fail "lab$n: code that runs around main (any priority), calls the system, replaces a library's function or calls cuBLAS is not linked, and graded wrong with its reason" "$bad"
     # the judge, in a process of its own: a C made here from the seed
     # (the harness's generator, again in Python) is correct; a wrong
     # element, a changed padding element, a short file or another seed
     # is wrong, exit 1
-    if [ ! -x build/lab/judge ] || [ ! -x build/lab/ch$n-run ]; then
-        fail "lab$n: make lab$n builds the runner and the judge" "no build/lab/judge or build/lab/ch$n-run"
+    if [ ! -x build/lab/judge ] || [ ! -x build/lab/ch$n-run ] || [ ! -x build/lab/ch$n-book ]; then
+        fail "lab$n: make lab$n builds the runners and the judge" "no build/lab/judge, build/lab/ch$n-run or build/lab/ch$n-book"
     elif ! command -v python3 > /dev/null; then skip "the judge: no python3 to write its input"
     else
         bad=
@@ -1445,7 +1447,7 @@ PY
     then ok "lab$n: the chapter's own code is linked (the screen refuses nothing of it)"
     else fail "lab$n: the chapter's own code is linked (the screen refuses nothing of it)" "$(tail -3 "$tmp/out")"; fi
     [ $had = yes ] || rm -f lab$n
-    rm -rf build/lab/ch$n build/lab/ch$n.* build/lab/ch$n-run build/lab/ch$n-run.o
+    rm -rf build/lab/ch$n build/lab/ch$n.* build/lab/ch$n-*
 }
 
 # A lab whose idea is speed passes only at lab_speed of the chapter's

@@ -237,7 +237,7 @@ gpu_lab_tests() {
     fi
     for n in $LAB_CHAPTERS; do
         [[ " $had " == *" $n "* ]] || rm -f lab$n
-        rm -rf build/lab/ch$n build/lab/ch$n.* build/lab/ch$n-run build/lab/ch$n-run.o
+        rm -rf build/lab/ch$n build/lab/ch$n.* build/lab/ch$n-*
     done
 }
 

@@ -99,6 +99,10 @@ class Splice(unittest.TestCase):
                           'may not use #include'),
                          (STUB[:3] + ['#/**/include <ch3.cu>'] + STUB[4:],
                           'may not use #include'),
+                         (STUB[:3] + ['const char *o = "/*";',
+                                      '#include <ch3.cu>',
+                                      'const char *c = "*/";'] + STUB[4:],
+                          'may not use #include'),
                          (STUB[:3] + ['#define launcher cublas'] + STUB[4:],
                           'may not use #define launcher'),
                          (STUB[:4] + STUB[5:], 'begin mark inside')):
@@ -109,6 +113,10 @@ class Splice(unittest.TestCase):
     def test_the_code_stays_in_its_braces(self):
         for lines, why in ((['}', 'void evil(void) {'], 'closes a brace'),
                            (['%>', 'void evil(void) <%'], 'closes a brace'),
+                           (['%\\', '>', 'void evil(void) <%'],
+                            'closes a brace'),
+                           (['// \\', '{', '}', 'void evil(void) {'],
+                            'closes a brace'),
                            (['if (1) {'], 'leaves 1 brace open')):
             with self.assertRaises(labcut.SpliceError) as c:
                 labcut.splice(STUB[:3] + lines + STUB[4:], STUB,

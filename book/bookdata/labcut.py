@@ -160,31 +160,56 @@ def regions(lines, where):
     return out
 
 
+def _spliced(text):
+    """TEXT with every backslash-newline removed, as the compiler's
+    second phase removes them, and the line (from 1) of each character
+    left."""
+    out, where, line, i = [], [], 1, 0
+    while i < len(text):
+        if text[i] == '\\' and text[i + 1:i + 2] == '\n':
+            line += 1
+            i += 2
+            continue
+        out.append(text[i])
+        where.append(line)
+        if text[i] == '\n':
+            line += 1
+        i += 1
+    return ''.join(out), where
+
+
+def _blanked(text):
+    """The spliced TEXT (see _spliced) with comments, string and
+    character literals (raw strings too) turned to blanks, newlines
+    kept, and the line of each character: what is left is what the
+    compiler reads as code and directives."""
+    text, where = _spliced(text)
+    out = list(text)
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup if m.lastgroup != 'delim' else 'raw'
+        if kind in ('comment', 'raw', 'string'):
+            for j in range(m.start(), m.end()):
+                if out[j] != '\n':
+                    out[j] = ' '
+    return ''.join(out), where
+
+
 def directives(lines):
     """[(line number from 1, directive, first name)] of the preprocessor
-    lines of LINES, read as the preprocessor reads them: comments
-    removed, continued lines joined, the digraph %: for #."""
-    text = '\n'.join(lines)
-    # comments to spaces, keeping the newlines (and so the line numbers)
-    text = re.sub(r'/\*.*?\*/', lambda m: re.sub(r'[^\n]', ' ', m.group(0)),
-                  text, flags=re.S)
-    text = re.sub(r'//[^\n]*', '', text)
-    out, n, logical, first = [], 0, '', 1
+    lines of LINES, read as the preprocessor reads them: continued lines
+    joined, comments, strings and characters left out, the digraph %:
+    for #."""
+    text, where = _blanked('\n'.join(lines))
+    out, pos = [], 0
     for l in text.split('\n'):
-        n += 1
-        if not logical:
-            first = n
-        if l.endswith('\\'):
-            logical += l[:-1]
-            continue
-        logical += l
-        t = logical.strip()
+        t = l.strip()
+        first = where[pos] if pos < len(where) else 1
+        pos += len(l) + 1
         if t.startswith('%:'):
             t = '#' + t[2:]
         if t.startswith('#'):
             m = re.match(r'#\s*([A-Za-z_]\w*)?\s*([A-Za-z_]\w*)?', t)
             out.append((first, m.group(1) or '', m.group(2) or ''))
-        logical = ''
     return out
 
 
@@ -200,18 +225,12 @@ _TOKEN = re.compile(r"""
 
 def braces(text):
     """[(line from 1, +1 or -1)] of the braces of TEXT, read as the
-    compiler reads them: not in comments, strings or character
-    constants; the digraphs <% and %> too."""
-    out, line = [], 1
-    for m in _TOKEN.finditer(text):
-        kind = m.lastgroup if m.lastgroup != 'delim' else 'raw'
-        if kind == 'nl':
-            line += 1
-        elif kind in ('open', 'close'):
-            out.append((line, 1 if kind == 'open' else -1))
-        else:
-            line += m.group(0).count('\n')
-    return out
+    compiler reads them: lines joined where a backslash ends one, not
+    in comments, strings or character constants; the digraphs <% and
+    %> too."""
+    text, where = _blanked(text)
+    return [(where[m.start()], 1 if m.group(0) in ('{', '<%') else -1)
+            for m in re.finditer(r'<%|%>|[{}]', text)]
 
 
 def _enclosed(lines, where):
@@ -360,7 +379,7 @@ def _symbols(obj):
     syms = {}
     for line in out.stdout.splitlines():
         f = line.split()
-        if len(f) >= 2 and (f[1].isupper() or f[1] in 'uvw'):
+        if len(f) >= 2 and (f[1].isupper() or f[1] in 'uvwi'):
             syms[f[0]] = f[1]
     return syms
 
@@ -376,9 +395,22 @@ def _around_main(obj):
     for line in out.stdout.splitlines():
         m = re.search(r'\]\s+(\S+)\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+\s+'
                       r'([0-9a-f]+)', line)
-        if m and m.group(1) in _AROUND_MAIN:
+        # (.init_array.00200 too: a constructor's priority names its section)
+        if m and any(m.group(1) == a or m.group(1).startswith(a + '.')
+                     for a in _AROUND_MAIN):
             size += int(m.group(2), 16)
     return size
+
+
+def _system_calls(obj):
+    """How many instructions of the object's host code enter the kernel
+    of the operating system itself (syscall, sysenter, int $0x80)."""
+    import subprocess
+    out = subprocess.run(['objdump', '-d', '--no-show-raw-insn', obj],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise ValueError('objdump %s: %s' % (obj, out.stderr.strip()))
+    return len(re.findall(r'\t(syscall|sysenter|int +\$0x80)\b', out.stdout))
 
 
 def screen(lab_obj, chapter_obj):
@@ -389,7 +421,9 @@ def screen(lab_obj, chapter_obj):
     C's names (printf, fmax, exit: one the harness or a library would
     then call instead of its own), call anything the chapter's code does
     not call but the CUDA runtime (cuBLAS, another chapter's launcher,
-    exit, output), or run code before or after main (a constructor)."""
+    exit, output), or run code before or after main (a constructor of
+    any priority, an indirect function's resolver), or call the
+    operating system itself."""
     lab, ours = _symbols(lab_obj), _symbols(chapter_obj)
     why = []
     for name, t in sorted(lab.items()):
@@ -403,6 +437,13 @@ def screen(lab_obj, chapter_obj):
         elif name not in ours and not name.startswith('_Z'):
             why.append('it defines %s with external linkage, which the '
                        'chapter\'s code does not: make it static' % name)
+    for name, t in sorted(lab.items()):
+        if t == 'i' and ours.get(name) != 'i':
+            why.append('it defines %s as an indirect function, whose '
+                       'resolver runs before main' % name)
+    if _system_calls(lab_obj) > _system_calls(chapter_obj):
+        why.append('its host code calls the operating system itself (a '
+                   'syscall instruction)')
     if _around_main(lab_obj) > _around_main(chapter_obj):
         why.append('it runs code before or after main (a constructor or a '
                    'destructor of its own)')

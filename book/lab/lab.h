@@ -4,7 +4,11 @@
 
    A check: --kernel E -m M -n N -k K [--pad P] [--alpha A] [--beta B]
    --seed S, and --out FILE (the runner) or --in FILE --precision
-   fp32|tf32|bf16|3xtf32 (the judge).  The operands are the harness's
+   fp32|tf32|bf16|3xtf32 (the judge).  The runner's --time R launches
+   the kernel R + 1 times, C poisoned before each, and prints the median
+   time of the last R ("ms T tflops F"); the C it writes is the last
+   launch's, so that the launches timed are the launches judged (beta
+   is 0 then).  The operands are the harness's
    (fill_random with the seeds of its first set of buffers), so both
    sides make the same A, B and C0 from S alone; the grader draws S
    afresh for every grading.
@@ -22,7 +26,7 @@
 
 struct check {
     const char *kernel, *file, *precision;
-    int m, n, k, pad;
+    int m, n, k, pad, time;
     float alpha, beta;
     unsigned long long seed;
 };
@@ -63,6 +67,7 @@ static int lab_parse(int argc, char **argv, struct check *c,
         else if (!strcmp(f, "-n")) ok = lab_int(v, &c->n);
         else if (!strcmp(f, "-k")) ok = lab_int(v, &c->k);
         else if (!strcmp(f, "--pad")) ok = lab_int(v, &c->pad);
+        else if (!strcmp(f, "--time")) ok = lab_int(v, &c->time);
         else if (!strcmp(f, "--alpha")) c->alpha = strtof(v, &end);
         else if (!strcmp(f, "--beta")) c->beta = strtof(v, &end);
         else if (!strcmp(f, "--seed")) c->seed = strtoull(v, &end, 10);

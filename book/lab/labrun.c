@@ -3,7 +3,8 @@
    the harness's main) and writes C, its padding included, to a file
    for the grader's judge (judge.c), which verifies it in a process of
    its own.  Nothing is checked here: what the student's code could
-   reach in this process decides nothing.  See lab.h for the options
+   reach in this process decides nothing.  With --time R it also times
+   the launches whose last result the judge checks (lab.h).  See lab.h for the options
    and the file.  LAB_PROGRAM names the chapter's table (chN_program).
    Exit: 0 written, 1 a CUDA error or a failed write, 2 bad options or
    no such entry, 3 this GPU cannot run the entry. */
@@ -95,6 +96,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: cannot write %s\n", argv[0], c.file);
         return 1;
     }
+    if (c.time && c.beta != 0.0f) {
+        fprintf(stderr, "%s: --time runs with beta 0\n", argv[0]);
+        return 2;
+    }
     int runs = c.beta != 0.0f ? 2 : 1;
     unsigned int head[6] = { LAB_MAGIC, (unsigned)m, (unsigned)n,
                              (unsigned)k, (unsigned)ldc, (unsigned)runs };
@@ -103,23 +108,44 @@ int main(int argc, char **argv)
         struct operands ops = { a, b, a16, b16, cc, lda, ldb, ldc };
         kn->setup(m, n, k, &ops);
     }
+    /* --time R: R + 1 launches of the beta = 0 run, C poisoned before
+       each, the last R timed; the last one's C is the one judged */
+    int launches = c.time ? c.time + 1 : 1;
+    float *ms = host(launches * sizeof *ms);
+    cudaEvent_t t0, t1;
+    CUDA_CHECK(cudaEventCreate(&t0));
+    CUDA_CHECK(cudaEventCreate(&t1));
     for (int r = 0; r < runs; r++) {
         float beta = r ? c.beta : 0.0f;
-        if (r)
-            CUDA_CHECK(cudaMemcpy(cc, hc0, nc * sizeof *cc, cudaMemcpyHostToDevice));
-        else
-            CUDA_CHECK(cudaMemset(cc, 0xff, nc * sizeof *cc));
-        if (kn->precision == BF16)
-            kn->run_bf16(m, n, k, c.alpha, a16, lda, b16, ldb, beta, cc, ldc);
-        else
-            kn->run(m, n, k, c.alpha, a, lda, b, ldb, beta, cc, ldc);
-        CUDA_CHECK(cudaGetLastError());
+        for (int l = 0; l < (r ? 1 : launches); l++) {
+            if (r)
+                CUDA_CHECK(cudaMemcpy(cc, hc0, nc * sizeof *cc, cudaMemcpyHostToDevice));
+            else
+                CUDA_CHECK(cudaMemset(cc, 0xff, nc * sizeof *cc));
+            CUDA_CHECK(cudaEventRecord(t0, 0));
+            if (kn->precision == BF16)
+                kn->run_bf16(m, n, k, c.alpha, a16, lda, b16, ldb, beta, cc, ldc);
+            else
+                kn->run(m, n, k, c.alpha, a, lda, b, ldb, beta, cc, ldc);
+            CUDA_CHECK(cudaEventRecord(t1, 0));
+            CUDA_CHECK(cudaGetLastError());
+            CUDA_CHECK(cudaEventSynchronize(t1));
+            CUDA_CHECK(cudaEventElapsedTime(&ms[l], t0, t1));
+        }
         CUDA_CHECK(cudaDeviceSynchronize());
         CUDA_CHECK(cudaMemcpy(hc, cc, nc * sizeof *hc, cudaMemcpyDeviceToHost));
         bad |= fwrite(hc, sizeof *hc, nc, f) != nc;
     }
     if (kn->teardown)
         kn->teardown();
+    if (c.time) {
+        double med = median_ms(ms + 1, c.time);
+        printf("ms %.6f tflops %.4f\n", med,
+               med > 0 ? 2.0 * m * n * k / (med * 1e9) : 0.0);
+    }
+    CUDA_CHECK(cudaEventDestroy(t0));
+    CUDA_CHECK(cudaEventDestroy(t1));
+    free(ms);
     bad |= fclose(f) != 0;
     if (bad) {
         fprintf(stderr, "%s: cannot write %s\n", argv[0], c.file);
