@@ -15,16 +15,6 @@
 #include <math.h>
 #include <cublas_v2.h>
 
-static void *host(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "judge: out of host memory\n");
-        exit(2);
-    }
-    return p;
-}
-
 static void cublas_ok(cublasStatus_t s, const char *call)
 {
     if (s != CUBLAS_STATUS_SUCCESS) {

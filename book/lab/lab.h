@@ -37,6 +37,17 @@ struct check {
 #define SEED_C0(s) ((s) * 7919 + 3)
 #define LAB_MAGIC 0x4342414cu        /* "LABC" */
 
+/* malloc, or the program's end with a message */
+static void *host(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "out of host memory (%zu bytes)\n", bytes);
+        exit(2);
+    }
+    return p;
+}
+
 static int lab_int(const char *s, int *out)
 {
     char *end;

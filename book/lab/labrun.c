@@ -29,16 +29,6 @@ static void *dev(size_t bytes)
     return p;
 }
 
-static void *host(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "labrun: out of host memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 int main(int argc, char **argv)
 {
     struct check c;
