@@ -1094,7 +1094,8 @@ test_syllabus() {
     done
     for t in Hopper:90 Ampere:89 Turing:75; do
         cap=${t#*:} want=""
-        for n in $(man buildable); do
+        # (every chapter's lab, whatever this build's ARCH compiles)
+        for n in $CHAPTERS; do
             [ -n "$(man "$n" lab)" ] || continue
             sm=$(printf '%s %s' "$(man "$n" lab_needs)" | grep -o 'sm_[0-9][0-9]a\?' | head -1)
             [ -n "$sm" ] || sm=$(man "$n" needs)
