@@ -360,9 +360,10 @@ def answer(stub, full, stub_name='stub', full_name='program'):
 
 
 # What a lab's object may reference that the chapter's own object does
-# not: the CUDA runtime (its launches and calls), and what the C++
-# compiler emits by itself.
-_RUNTIME = re.compile(r'^(cuda[A-Z]\w*|__cuda\w*|__cxa_\w+|_Unwind_\w+|'
+# not: what nvcc emits for a kernel's launch and registration, and what
+# the C++ compiler emits by itself.  (Not the runtime's API: a lab may
+# call only the cuda* functions the chapter's code calls.)
+_RUNTIME = re.compile(r'^(__cuda\w*|__cxa_\w+|_Unwind_\w+|'
                       r'__gxx_personality_v0|__stack_chk_fail|'
                       r'_GLOBAL_OFFSET_TABLE_|memcpy|memset|memmove)$')
 # The sections whose functions run before or after main.
@@ -420,8 +421,8 @@ def screen(lab_obj, chapter_obj):
     with the chapter's own object, it may not define a global symbol of
     C's names (printf, fmax, exit: one the harness or a library would
     then call instead of its own), call anything the chapter's code does
-    not call but the CUDA runtime (cuBLAS, another chapter's launcher,
-    exit, output), or run code before or after main (a constructor of
+    not call (cuBLAS, another chapter's launcher, the runtime's copies
+    and launches, exit, output), or run code before or after main (a constructor of
     any priority, an indirect function's resolver), or call the
     operating system itself."""
     lab, ours = _symbols(lab_obj), _symbols(chapter_obj)
