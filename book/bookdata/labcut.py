@@ -17,6 +17,7 @@ part of the answer too: each of their definitions gets one line that
 says so.  labs(root) is {lab chunk: stub chunk} from the manifests.
 """
 import re
+import subprocess
 
 from . import manifest
 
@@ -184,14 +185,8 @@ def _blanked(text):
     kept, and the line of each character: what is left is what the
     compiler reads as code and directives."""
     text, where = _spliced(text)
-    out = list(text)
-    for m in _TOKEN.finditer(text):
-        kind = m.lastgroup if m.lastgroup != 'delim' else 'raw'
-        if kind in ('comment', 'raw', 'string'):
-            for j in range(m.start(), m.end()):
-                if out[j] != '\n':
-                    out[j] = ' '
-    return ''.join(out), where
+    blank = _NOT_CODE.sub(lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text)
+    return blank, where
 
 
 def directives(lines):
@@ -213,13 +208,12 @@ def directives(lines):
     return out
 
 
-_TOKEN = re.compile(r"""
-      (?P<comment>/\*.*?\*/|//[^\n]*)
-    | (?P<raw>R"(?P<delim>[^ ()\\\t\n]{0,16})\(.*?\)(?P=delim)")
-    | (?P<string>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')
-    | (?P<open>\{|<%)
-    | (?P<close>\}|%>)
-    | (?P<nl>\n)
+# What the compiler does not read as code: comments, raw strings, string
+# and character literals (the first to start wins, as for the compiler).
+_NOT_CODE = re.compile(r"""
+      /\*.*?\*/ | //[^\n]*
+    | R"(?P<delim>[^ ()\\\t\n]{0,16})\(.*?\)(?P=delim)"
+    | "(?:\\.|[^"\\\n])*" | '(?:\\.|[^'\\\n])*'
     """, re.S | re.X)
 
 
@@ -371,14 +365,19 @@ _AROUND_MAIN = ('.preinit_array', '.init_array', '.fini_array', '.ctors',
                 '.dtors')
 
 
+def _binutils(*args):
+    """The output of nm, readelf or objdump on an object; ValueError if
+    it fails."""
+    out = subprocess.run(args, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise ValueError('%s %s: %s' % (args[0], args[-1], out.stderr.strip()))
+    return out.stdout
+
+
 def _symbols(obj):
     """{name: nm's type letter} of an object's global symbols."""
-    import subprocess
-    out = subprocess.run(['nm', '-P', obj], capture_output=True, text=True)
-    if out.returncode != 0:
-        raise ValueError('nm %s: %s' % (obj, out.stderr.strip()))
     syms = {}
-    for line in out.stdout.splitlines():
+    for line in _binutils('nm', '-P', obj).splitlines():
         f = line.split()
         if len(f) >= 2 and (f[1].isupper() or f[1] in 'uvwi'):
             syms[f[0]] = f[1]
@@ -387,13 +386,8 @@ def _symbols(obj):
 
 def _around_main(obj):
     """The bytes of an object's sections of functions run around main."""
-    import subprocess
-    out = subprocess.run(['readelf', '-S', '-W', obj], capture_output=True,
-                         text=True)
-    if out.returncode != 0:
-        raise ValueError('readelf %s: %s' % (obj, out.stderr.strip()))
     size = 0
-    for line in out.stdout.splitlines():
+    for line in _binutils('readelf', '-S', '-W', obj).splitlines():
         m = re.search(r'\]\s+(\S+)\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+\s+'
                       r'([0-9a-f]+)', line)
         # (.init_array.00200 too: a constructor's priority names its section)
@@ -406,12 +400,8 @@ def _around_main(obj):
 def _system_calls(obj):
     """How many instructions of the object's host code enter the kernel
     of the operating system itself (syscall, sysenter, int $0x80)."""
-    import subprocess
-    out = subprocess.run(['objdump', '-d', '--no-show-raw-insn', obj],
-                         capture_output=True, text=True)
-    if out.returncode != 0:
-        raise ValueError('objdump %s: %s' % (obj, out.stderr.strip()))
-    return len(re.findall(r'\t(syscall|sysenter|int +\$0x80)\b', out.stdout))
+    return len(re.findall(r'\t(syscall|sysenter|int +\$0x80)\b',
+                          _binutils('objdump', '-d', '--no-show-raw-insn', obj)))
 
 
 def screen(lab_obj, chapter_obj):
@@ -422,9 +412,9 @@ def screen(lab_obj, chapter_obj):
     C's names (printf, fmax, exit: one the harness or a library would
     then call instead of its own), call anything the chapter's code does
     not call (cuBLAS, another chapter's launcher, the runtime's copies
-    and launches, exit, output), or run code before or after main (a constructor of
-    any priority, an indirect function's resolver), or call the
-    operating system itself."""
+    and launches, exit, output), run code before or after main (a
+    constructor of any priority, an indirect function's resolver), or
+    call the operating system itself."""
     lab, ours = _symbols(lab_obj), _symbols(chapter_obj)
     why = []
     for name, t in sorted(lab.items()):
@@ -438,7 +428,6 @@ def screen(lab_obj, chapter_obj):
         elif name not in ours and not name.startswith('_Z'):
             why.append('it defines %s with external linkage, which the '
                        'chapter\'s code does not: make it static' % name)
-    for name, t in sorted(lab.items()):
         if t == 'i' and ours.get(name) != 'i':
             why.append('it defines %s as an indirect function, whose '
                        'resolver runs before main' % name)
