@@ -316,7 +316,7 @@ $(LAB_DIR)/ch$(1).cu: | tangle/ch$(1)-lab.cu build/manifest.tsv
 # grade an older one; so does code that bookdata lab-screen refuses,
 # whose reasons build/lab/chN.refused keeps for ./labN to report)
 build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$(1).flags $(COMMON_OBJS) \
-    build/main-ch$(1).o build/ch$(1).o book/lab/labrun.c book/lab/lab.h $(call link_objs,$(ch$(1).links)) FORCE
+    build/main-ch$(1).o build/ch$(1).o build/lab/labrun-ch$(1).o $(call link_objs,$(ch$(1).links)) FORCE
 	@mkdir -p build/lab
 	@if [ ! $$@ -nt $(LAB_DIR)/ch$(1).cu ] || [ ! $$@ -nt build/ch$(1).flags ] \
 	    || [ ! $$@ -nt tangle/ch$(1)-lab.cu ] \
@@ -334,20 +334,20 @@ build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$
 	  $(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@ $$@.o build/main-ch$(1).o \
 	    $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS) $(ch$(1).libs) \
 	    || { rm -f $$@; exit 1; }; \
-	  $(CC) $(CFLAGS) -I$(CUDA_INC) -Itangle -DLAB_PROGRAM=ch$(1)_program \
-	    -c book/lab/labrun.c -o $$@-run.o \
-	    && $(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@-run $$@.o $$@-run.o \
-	      $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS) $(ch$(1).libs) \
+	  $(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@-run $$@.o build/lab/labrun-ch$(1).o \
+	    $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS) $(ch$(1).libs) \
 	    || { rm -f $$@ $$@-run; exit 1; }; \
 	  echo "$(abspath $(LAB_DIR))/ch$(1).cu" > $$@.src; fi
-# (the book's own kernel in the same runner: the speed a lab is held to)
-build/lab/ch$(1)-book: book/lab/labrun.c book/lab/lab.h build/ch$(1).o \
-    $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS)
+# The runner (book/lab/labrun.c) for chapter N's table of kernels, and
+# with the book's own kernel: the speed a lab is held to.
+build/lab/labrun-ch$(1).o: book/lab/labrun.c book/lab/lab.h $(HEADERS)
 	@mkdir -p build/lab
+	$$(say) CC $$@
+	$(Q)$(CC) $(CFLAGS) -I$(CUDA_INC) -Itangle -DLAB_PROGRAM=ch$(1)_program -c $$< -o $$@
+build/lab/ch$(1)-book: build/lab/labrun-ch$(1).o build/ch$(1).o \
+    $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS)
 	$$(say) LINK $$@
-	$(Q)$(CC) $(CFLAGS) -I$(CUDA_INC) -Itangle -DLAB_PROGRAM=ch$(1)_program \
-	    -c book/lab/labrun.c -o $$@.o \
-	  && $(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@ $$@.o build/ch$(1).o \
+	$(Q)$(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@ $$< build/ch$(1).o \
 	    $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS) $(ch$(1).libs)
 lab$(1): build/lab/ch$(1) build/lab/ch$(1)-book build/lab/judge $(ch$(1).programs) $(ch$(1).prev_programs)
 	@printf '#!/bin/sh\n# Grades lab/ch$(1).cu (make lab$(1) builds it).\nexec "$$$$(dirname "$$$$0")"/book/tools/grade $(1) "$$$$@"\n' > $$@
