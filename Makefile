@@ -306,6 +306,9 @@ $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).micro),\
 # ./labN, which grades (book/tools/grade).  No noweb, and nothing in
 # tangle/ changes.
 LABS := $(foreach n,$(BUILDABLE),$(if $(ch$(n).lab),$(n)))
+# ./labN, written before the lab's code compiles (so that code that does
+# not compile is graded too: wrong, with its first error)
+lab_wrapper = @printf '\#!/bin/sh\n\# Grades lab/ch$(1).cu (make lab$(1) builds it).\nexec "$$$$(dirname "$$$$0")"/book/tools/grade $(1) "$$$$@"\n' > lab$(1) && chmod +x lab$(1)
 LAB_DIR ?= lab
 define lab_rules   # $(1) chapter
 $(LAB_DIR)/ch$(1).cu: | tangle/ch$(1)-lab.cu build/manifest.tsv
@@ -313,20 +316,24 @@ $(LAB_DIR)/ch$(1).cu: | tangle/ch$(1)-lab.cu build/manifest.tsv
 	@if [ ! -e $$@ ]; then book/tools/labstub $(1) > $$@.tmp && mv $$@.tmp $$@ \
 	  && echo "make: wrote $$@: write the lab's code there (search for \"Lab, chapter $(1)\"), then make lab$(1) && ./lab$(1)"; fi
 # (a failed compile leaves no program behind, so that ./labN cannot
-# grade an older one; so does code that bookdata lab-screen refuses,
+# grade an older one, and its first errors in build/lab/chN.failed, which
+# ./labN reports as wrong; so does code that bookdata lab-screen refuses,
 # whose reasons build/lab/chN.refused keeps for ./labN to report)
 build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$(1).flags $(COMMON_OBJS) \
     build/main-ch$(1).o build/ch$(1).o build/lab/labrun-ch$(1).o $(call link_objs,$(ch$(1).links)) FORCE
 	@mkdir -p build/lab
+	$(call lab_wrapper,$(1))
 	@if [ ! $$@ -nt $(LAB_DIR)/ch$(1).cu ] || [ ! $$@ -nt build/ch$(1).flags ] \
 	    || [ ! $$@ -nt tangle/ch$(1)-lab.cu ] \
 	    || [ "$$$$(cat $$@.src 2>/dev/null)" != "$(abspath $(LAB_DIR))/ch$(1).cu" ]; then \
-	  rm -f $$@ $$@.src $$@.refused; \
-	  $(BOOKDATA) lab-splice $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $$@.cu || exit 2; \
+	  rm -f $$@ $$@.src $$@.refused $$@.failed; \
+	  $(BOOKDATA) lab-splice $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $$@.cu 2> $$@.failed \
+	    || { cat $$@.failed >&2; exit 2; }; rm -f $$@.failed; \
 	  echo "$(NVCC) ... -c $$@.cu (the lab's code of $(LAB_DIR)/ch$(1).cu in the stub) -o $$@"; \
 	  $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Itangle -c $$@.cu -o $$@.o 2> $$@.log; \
 	  rc=$$$$?; grep -v -e '^ptxas info' -e 'bytes stack frame' $$@.log >&2; \
-	  [ $$$$rc = 0 ] || exit $$$$rc; \
+	  [ $$$$rc = 0 ] || { grep -m 3 -i 'error' $$@.log > $$@.failed || echo "nvcc exit $$$$rc" > $$@.failed; \
+	    exit $$$$rc; }; \
 	  $(BOOKDATA) lab-screen $$@.o build/ch$(1).o > $$@.refused; rc=$$$$?; \
 	  [ $$$$rc = 1 ] && { sed 's/^/make: lab$(1) is not linked: /' $$@.refused >&2; \
 	    echo "make: ./lab$(1) grades it wrong, with that reason" >&2; exit 0; }; \
@@ -350,8 +357,7 @@ build/lab/ch$(1)-book: build/lab/labrun-ch$(1).o build/ch$(1).o \
 	$(Q)$(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@ $$< build/ch$(1).o \
 	    $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS) $(ch$(1).libs)
 lab$(1): build/lab/ch$(1) build/lab/ch$(1)-book build/lab/judge $(ch$(1).programs) $(ch$(1).prev_programs)
-	@printf '#!/bin/sh\n# Grades lab/ch$(1).cu (make lab$(1) builds it).\nexec "$$$$(dirname "$$$$0")"/book/tools/grade $(1) "$$$$@"\n' > $$@
-	@chmod +x $$@
+	$(call lab_wrapper,$(1))
 .PHONY: lab$(1)
 endef
 $(foreach n,$(LABS),$(eval $(call lab_rules,$(n))))

@@ -1244,7 +1244,7 @@ chunk_own_lines() {   # NAME, markup on stdin
 }
 
 test_labs() {
-    local n bad="" d="$tmp/lab" rc chunk run total need warn=""
+    local n bad="" d="$tmp/lab" rc rc2 chunk run total need warn=""
     for n in $(man buildable); do
         chunk=$(man "$n" lab)
         [ -n "$chunk" ] || continue
@@ -1345,9 +1345,13 @@ assert set(d) == {"lab", "chunk", "kernel", "verdict", "message", "exit", "hint"
     awk -v l="#include \"../tangle/ch$n.cu\"" '{ print } !done && /your code begins here/ { print l; done = 1 }' \
         "$tmp/lab-file" > "$d/ch$n.cu"
     make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1; rc=$?
-    if [ $rc != 0 ] && [ ! -e build/lab/ch$n ] && grep -q "may not use #include" "$tmp/out"
-    then ok "make lab$n refuses an #include among the lab's lines"
-    else fail "make lab$n refuses an #include among the lab's lines" "exit $rc: $(cat "$tmp/out")"; fi
+    ./lab$n --json "$tmp/inc.json" > "$tmp/out2" 2>&1; rc2=$?
+    if [ $rc != 0 ] && [ ! -e build/lab/ch$n ] && grep -q "may not use #include" "$tmp/out" \
+        && [ $rc2 = 1 ] && grep -q "^lab$n: WRONG: the lab's code does not compile (make lab$n): .*may not use #include" "$tmp/out2" \
+        && { ! command -v python3 > /dev/null || python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); assert d["verdict"] == "wrong" and d["exit"] == 1, d' "$tmp/inc.json"; }
+    then ok "make lab$n refuses an #include among the lab's lines, and ./lab$n grades it wrong"
+    else fail "make lab$n refuses an #include among the lab's lines, and ./lab$n grades it wrong" "exit $rc: $(cat "$tmp/out"); exit $rc2: $(cat "$tmp/out2")"; fi
     # nor a macro that would rewrite the book's code after the lab's
     awk '{ print } !done && /your code begins here/ { print "#define run_coalesced run_naive"; done = 1 }' \
         "$tmp/lab-file" > "$d/ch$n.cu"
@@ -1359,11 +1363,12 @@ assert set(d) == {"lab", "chunk", "kernel", "verdict", "message", "exit", "hint"
     awk '{ print } !done && /your code begins here/ { print "this does not compile;"; done = 1 }' \
         "$tmp/lab-file" > "$d/ch$n.cu"
     make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1; rc=$?
-    ./lab$n > "$tmp/out2" 2>&1
-    if [ $rc != 0 ] && [ ! -e build/lab/ch$n ] && grep -q "missing: run make lab$n" "$tmp/out2" \
+    ./lab$n > "$tmp/out2" 2>&1; rc2=$?
+    if [ $rc != 0 ] && [ ! -e build/lab/ch$n ] && [ $rc2 = 1 ] \
+        && grep -q "^lab$n: WRONG: the lab's code does not compile (make lab$n): .*error" "$tmp/out2" \
         && grep -q "$d/ch$n.cu[:(][0-9]" "$tmp/out"
-    then ok "a failed make lab$n names the student's line and leaves no program to grade"
-    else fail "a failed make lab$n names the student's line and leaves no program to grade" "make exit $rc: $(head -3 "$tmp/out"); $(cat "$tmp/out2")"; fi
+    then ok "a failed make lab$n names the student's line, leaves no program, and ./lab$n grades it wrong"
+    else fail "a failed make lab$n names the student's line, leaves no program, and ./lab$n grades it wrong" "make exit $rc: $(head -3 "$tmp/out"); exit $rc2: $(cat "$tmp/out2")"; fi
     # code that would do the grading's work instead of the lab's: each is
     # compiled, refused by its object (bookdata lab-screen), not linked,
     # and graded wrong with the reason, in the JSON too

@@ -151,15 +151,27 @@ for c in d["checks"]:
 PY
 }
 grade_labs() {   # KIND DIR: write each lab's file (stub, or the chapter's code), build, grade
-    local kind=$1 d=$2 n i=0
+    # (the stubs fail at their first check, four at a time; the chapter's
+    # own code is graded one lab at a time, since its grade times it
+    # against the chapter's kernel and another lab's runs on the same
+    # GPU would slow one of the two)
+    local kind=$1 d=$2 n i=0 t0
     rm -rf "$d"; mkdir -p "$d"
     for n in $LAB_CHAPTERS; do
         # (the chapter's own code between the stub's marks)
         [ "$kind" = own ] && book/tools/bookdata lab-answer tangle/ch$n-lab.cu \
             tangle/ch$n.cu > "$d/ch$n.cu"
-        make -s LAB_DIR="$d" lab$n > "$d/make-$n.out" 2>&1
     done
+    make -s -k -j"$(nproc 2> /dev/null || echo 4)" LAB_DIR="$d" $(for n in $LAB_CHAPTERS; do echo lab$n; done) \
+        > "$d/make.out" 2>&1
     for n in $LAB_CHAPTERS; do
+        grep "lab$n\|ch$n[.-]" "$d/make.out" > "$d/make-$n.out"
+        if [ "$kind" = own ]; then
+            t0=$(date +%s)
+            ./lab$n --json "$d/$n.json" > "$d/$n.out" 2>&1; echo $? > "$d/$n.rc"
+            echo "lab$n: $(( $(date +%s) - t0 )) s: $(tail -1 "$d/$n.out")" >> "$tmp/lab-times"
+            continue
+        fi
         ( ./lab$n --json "$d/$n.json" > "$d/$n.out" 2>&1; echo $? > "$d/$n.rc" ) &
         i=$((i + 1)); [ $((i % 4)) = 0 ] && wait
     done
@@ -168,7 +180,8 @@ grade_labs() {   # KIND DIR: write each lab's file (stub, or the chapter's code)
 gpu_lab_tests() {
     local n d rc bad="" had=""
     LAB_CHAPTERS=
-    for n in $(man buildable); do [ -n "$(man $n lab)" ] && LAB_CHAPTERS="$LAB_CHAPTERS $n"; done
+    # (LABS="2 3" grades those labs alone)
+    for n in ${LABS:-$(man buildable)}; do [ -n "$(man $n lab)" ] && LAB_CHAPTERS="$LAB_CHAPTERS $n"; done
     [ -n "$LAB_CHAPTERS" ] || { skip "no lab is built here"; return; }
     for n in $LAB_CHAPTERS; do [ -e lab$n ] && had="$had $n"; done
     command -v python3 > /dev/null || skip "the labs' JSON reports: no python3 to parse them"
@@ -235,10 +248,65 @@ gpu_lab_tests() {
         then ok "lab$n without compute-sanitizer: cannot grade (exit 3), never correct"
         else fail "lab$n without compute-sanitizer: cannot grade (exit 3), never correct" "exit $rc: $(tail -2 "$tmp/out")"; fi
     fi
+    gpu_lab_attacks
+    [ -s "$tmp/lab-times" ] && { echo "the chapters' own code, graded:"; sed 's/^/    /' "$tmp/lab-times"; }
     for n in $LAB_CHAPTERS; do
         [[ " $had " == *" $n "* ]] || rm -f lab$n
         rm -rf build/lab/ch$n build/lab/ch$n.* build/lab/ch$n-*
     done
+}
+
+# Ways to a grade without the lab's work, each graded wrong (exit 1, the
+# JSON's verdict "wrong") on the GPU: a kernel that writes C's padding;
+# the chapter's own code #included; cuBLAS called in the kernel's place;
+# printf and friends replaced, with an exit from atexit; a stub whose
+# table entry claims a looser precision; and a race planted in lab 9's
+# pipeline (its barrier removed).  Each is the chapter's own code (or its
+# stub) with one change, so that only the change can fail it.
+gpu_lab_attacks() {
+    local d=$tmp/gatk n what rc bad="" caught=""
+    mkdir -p "$d"
+    attack() {   # N WHAT FILE: build lab N from FILE and grade it; it must be wrong
+        local n=$1 what=$2
+        [[ " $LAB_CHAPTERS " == *" $n "* ]] || return 0
+        cp "$3" "$d/ch$n.cu"
+        make -s LAB_DIR="$d" lab$n > "$d/make.out" 2>&1
+        ./lab$n --json "$d/atk.json" > "$d/out" 2>&1; rc=$?
+        if [ $rc = 1 ] && tail -1 "$d/out" | grep -q "^lab$n: WRONG" \
+            && { ! command -v python3 > /dev/null || lab_json_ok "$d/atk.json" wrong 2> /dev/null; }
+        then caught="$caught"$'\n'"    lab$n, $what: $(tail -1 "$d/out" | cut -c1-150)"
+        else bad="$bad"$'\n'"lab$n, $what: exit $rc: $(tail -2 "$d/out") $(tail -2 "$d/make.out")"; fi
+    }
+    answer() { book/tools/bookdata lab-answer tangle/ch$1-lab.cu tangle/ch$1.cu; }
+    before_end() {   # LINE: insert LINE before the lab's end mark
+        awk -v l="$1" '/---- lab [0-9]+, .*: your code ends here ---- / && !done { print l; done = 1 } { print }'
+    }
+    answer 2 | sed 's/if (row < m \&\& col < n) {/if (row < m \&\& col < ldc) {/' > "$d/f"
+    grep -q "col < ldc" "$d/f" || bad="$bad"$'\n'"lab2: could not plant the padding write"
+    attack 2 "a kernel guarded by col < ldc (it writes C's padding)" "$d/f"
+    answer 3 | awk -v l='#include "../tangle/ch3.cu"' '{ print } !done && /your code begins here/ { print l; done = 1 }' > "$d/f"
+    attack 3 "the chapter's code #included" "$d/f"
+    answer 1 | before_end 'static void go(void) { cublas_sgemm(1, 1, 1, 1.0f, 0, 1, 0, 1, 0.0f, 0, 1); } static void (*keep)(void) __attribute__((used)) = go;' > "$d/f"
+    attack 1 "cuBLAS called beside the kernel" "$d/f"
+    book/tools/labstub 3 | before_end 'extern "C" int printf(const char *f, ...) { return 0; }
+extern "C" int __printf_chk(int l, const char *f, ...) { return 0; }
+extern "C" int fprintf(struct _IO_FILE *s, const char *f, ...) { return 0; }
+extern "C" int __fprintf_chk(struct _IO_FILE *s, int l, const char *f, ...) { return 0; }
+extern "C" void _exit(int);
+static void leave(void) { _exit(0); }
+static void __attribute__((constructor)) early(void) { atexit(leave); }' > "$d/f"
+    attack 3 "printf replaced and an exit from atexit, the kernel left empty" "$d/f"
+    book/tools/labstub 11 | sed 's/\.precision = FP32_3XTF32/.precision = TF32/' > "$d/f"
+    if [[ " $LAB_CHAPTERS " == *" 11 "* ]] && ! grep -q "precision = TF32, .run = run_3xtf32" "$d/f"; then
+        bad="$bad"$'\n'"lab11: could not change the stub's precision"
+    fi
+    attack 11 "the stub, its 3xTF32 entry said to be TF32" "$d/f"
+    answer 9 | awk '/cp_async_wait<STAGES - 2>\(\);/ { w = NR } NR == w + 1 && /__syncthreads\(\);/ { next } { print }' > "$d/f"
+    [ "$(answer 9 | grep -c '__syncthreads();')" -gt "$(grep -c '__syncthreads();' "$d/f")" ] \
+        || bad="$bad"$'\n'"lab9: could not remove the pipeline's barrier"
+    attack 9 "the barrier after the pipeline's wait removed" "$d/f"
+    [ -z "$bad" ] && ok "the ways to a grade without the lab's work are each graded wrong:$caught" \
+        || fail "the ways to a grade without the lab's work are each graded wrong" "$bad"
 }
 
 # A chapter's microbenchmark runs, and ./P --csv gives one row per
