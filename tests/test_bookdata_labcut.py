@@ -147,5 +147,16 @@ class Splice(unittest.TestCase):
             labcut.answer(STUB, FULL[1:])
 
 
+class Screen(unittest.TestCase):
+    def test_a_call_and_its_checked_form_are_one(self):
+        ours = {'fprintf': 'U', '__printf_chk': 'U', 'cudaMalloc': 'U'}
+        for name in ('fprintf', '__fprintf_chk', 'printf', '__printf_chk',
+                     'cudaMalloc'):
+            self.assertTrue(labcut._called(name, ours), name)
+        for name in ('cublas_sgemm', '__cublas_sgemm_chk', 'puts',
+                     '__chk', 'exit'):
+            self.assertFalse(labcut._called(name, ours), name)
+
+
 if __name__ == '__main__':
     unittest.main()
