@@ -83,7 +83,7 @@ GPU_DIR ?=
 BENCH_CHAPTERS ?= $(CHAPTERS)
 
 .PHONY: all programs book tangle bench profile test clean readme tools help
-.PRECIOUS: build/%.o build/%.log build/sass-%.txt build/kernels-%.tsv
+.PRECIOUS: build/%.o build/%.log build/sass-%.txt build/sass-obj-%.txt build/kernels-%.tsv
 
 # (the README's table changes only when asked: make readme, after make
 # bench; make test says when it no longer matches the results)
@@ -464,16 +464,19 @@ $(foreach n,$(SKIPPED),$(eval $(call skip_rules,$(n))))
 # Per kernel instance: registers, shared memory, spills (ptxas), and the
 # machine code's instruction counts; no GPU is needed.  A program's
 # kernels are compiled in its chapter's object and in those it links, so
-# its ptxas report is theirs together, and its machine code is read from
-# the program itself.
+# its ptxas report is theirs together, and so is its machine code: each
+# object's is read once (build/sass-obj-O.txt), not again in every
+# program that links it.
+build/sass-obj-%.txt: build/%.o book/tools/sass
+	$(say) SASS $@
+	$(Q)book/tools/sass $< > $@.tmp && mv $@.tmp $@
 define facts_rules   # $(1) program, $(2) chapter
 build/ptxas-$(1).csv: $(1) build/kernels-$(1).tsv book/tools/ptxas
 	$$(say) PTXAS $$@
 	$(Q)book/tools/ptxas build/kernels-$(1).tsv \
 	  $(foreach o,ch$(2) $(ch$(2).links),build/$(o).log) > $$@
-build/sass-$(1).txt: $(1) book/tools/sass
-	$$(say) SASS $$@
-	$(Q)book/tools/sass $(1) > $$@
+build/sass-$(1).txt: $(foreach o,ch$(2) $(ch$(2).links),build/sass-obj-$(o).txt)
+	$(Q)cat $$^ > $$@
 endef
 $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).programs),\
   $(eval $(call facts_rules,$(p),$(n)))))
