@@ -345,8 +345,16 @@ build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$
 	    $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS) $(ch$(1).libs) \
 	    || { rm -f $$@ $$@-run; exit 1; }; \
 	  echo "$(abspath $(LAB_DIR))/ch$(1).cu" > $$@.src; fi
+lab$(1): build/lab/ch$(1) build/lab/ch$(1)-book build/lab/judge $(ch$(1).programs) $(ch$(1).prev_programs)
+	$(call lab_wrapper,$(1))
+.PHONY: lab$(1)
+endef
+$(foreach n,$(LABS),$(eval $(call lab_rules,$(n))))
 # The runner (book/lab/labrun.c) for chapter N's table of kernels, and
-# with the book's own kernel: the speed a lab is held to.
+# with the book's own kernels (build/lab/chN-book): the speed a lab is
+# held to, and, for every chapter, the GPU tests' check that no kernel
+# writes C outside its m x n (make book-runners).
+define runner_rules   # $(1) chapter
 build/lab/labrun-ch$(1).o: book/lab/labrun.c book/lab/lab.h $(HEADERS)
 	@mkdir -p build/lab
 	$$(say) CC $$@
@@ -356,11 +364,10 @@ build/lab/ch$(1)-book: build/lab/labrun-ch$(1).o build/ch$(1).o \
 	$$(say) LINK $$@
 	$(Q)$(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@ $$< build/ch$(1).o \
 	    $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS) $(ch$(1).libs)
-lab$(1): build/lab/ch$(1) build/lab/ch$(1)-book build/lab/judge $(ch$(1).programs) $(ch$(1).prev_programs)
-	$(call lab_wrapper,$(1))
-.PHONY: lab$(1)
 endef
-$(foreach n,$(LABS),$(eval $(call lab_rules,$(n))))
+$(foreach n,$(BUILDABLE),$(eval $(call runner_rules,$(n))))
+book-runners: $(foreach n,$(BUILDABLE),build/lab/ch$(n)-book) build/lab/judge
+.PHONY: book-runners
 # The grader's judge (book/lab/judge.c): it verifies, in a process of its
 # own and with no student code linked, the C that a lab's runner
 # (book/lab/labrun.c, linked with the student's code as build/lab/chN-run)

@@ -53,7 +53,50 @@ gpu_tests() {
         done
     done
     gpu_micro_tests
+    gpu_padding_tests
     gpu_lab_tests
+}
+
+# No kernel of the book writes C outside its m x n.  The checks above
+# verify the m x n product alone; here every entry of every chapter runs
+# in the book's runner (build/lab/chN-book: C's padding poisoned, or
+# C0's, and written to a file with C) at padded shapes, the padding
+# keeping rows aligned to 16 bytes or not, and the lab's judge
+# (build/lab/judge) verifies the product and that every padding element
+# is unchanged.  (Eight runs at a time: nothing is timed.)
+PADDED_CHECKS="129x127x1031:--pad 1 --beta -1|130x200x136:--pad 8 --beta -1|257x255x513:--pad 3 --alpha -1.5 --beta 0.5|33x31x65:--pad 1|1000x3x70:--pad 5 --beta -1"
+gpu_padding_tests() {
+    local n e prec c bad="" count=0
+    make -s book-runners > "$tmp/runners" 2>&1 \
+        || { fail "no kernel writes C's padding: make book-runners" "$(tail -5 "$tmp/runners")"; return; }
+    : > "$tmp/pad-jobs"
+    for n in $(man buildable); do
+        [ -x ./ch$n ] && [ -x build/lab/ch$n-book ] || continue
+        ./ch$n --list 2> /dev/null | while IFS=$'\t' read -r e prec _; do
+            IFS='|' read -r -a cs <<< "$PADDED_CHECKS"
+            for c in "${cs[@]}"; do printf '%s\t%s\t%s\t%s\n' "$n" "$e" "$prec" "$c"; done
+        done >> "$tmp/pad-jobs"
+    done
+    count=$(wc -l < "$tmp/pad-jobs")
+    [ "$count" -gt 0 ] || { fail "no kernel writes C's padding" "no entry to check"; return; }
+    # (each line: chapter, entry, precision, shape:options; a runner's
+    # exit 3 is an entry this GPU cannot run, left out)
+    bad=$(export tmp; tr '\n' '\0' < "$tmp/pad-jobs" | xargs -0 -P 8 -n 1 bash -c '
+        IFS=$'"'"'\t'"'"' read -r n e prec c <<< "$1"
+        s=${c%%:*} o=${c#*:}; IFS=x read -r m nn k <<< "$s"
+        f=$(mktemp "$tmp/pad.XXXXXX")
+        build/lab/ch$n-book --kernel "$e" -m $m -n $nn -k $k --seed 7 $o --out "$f" > /dev/null 2> "$f.err"; rc=$?
+        if [ $rc = 3 ]; then rm -f "$f" "$f.err"; echo "LEFT OUT"; exit 0; fi
+        if [ $rc != 0 ]; then echo "ch$n $e $s ($o): the run failed (exit $rc): $(head -1 "$f.err")"
+        else out=$(build/lab/judge --kernel "$e" -m $m -n $nn -k $k --seed 7 $o --precision "$prec" --in "$f" 2>&1) \
+            || echo "ch$n $e $s ($o): $(echo "$out" | head -1)"; fi
+        rm -f "$f" "$f.err"' _)
+    local left judged
+    left=$(grep -c "^LEFT OUT$" <<< "$bad"); bad=$(grep -v "^LEFT OUT$" <<< "$bad")
+    judged=$((count - left))
+    if [ "$judged" = 0 ]; then fail "no kernel writes C's padding" "none of the $count runs could run on this GPU"
+    elif [ -z "$bad" ]; then ok "no kernel writes C's padding, and each is right at padded shapes ($judged runs, $left left out)"
+    else fail "no kernel writes C's padding, and each is right at padded shapes ($judged runs, $left left out)" "$bad"; fi
 }
 
 # Smaller GPUs, emulated: the choosers of chapters 9-11 and 13 see the
