@@ -326,7 +326,7 @@ build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$
 	@if [ ! $$@ -nt $(LAB_DIR)/ch$(1).cu ] || [ ! $$@ -nt build/ch$(1).flags ] \
 	    || [ ! $$@ -nt tangle/ch$(1)-lab.cu ] \
 	    || [ "$$$$(cat $$@.src 2>/dev/null)" != "$(abspath $(LAB_DIR))/ch$(1).cu" ]; then \
-	  rm -f $$@ $$@.src $$@.refused $$@.failed; \
+	  rm -f $$@ $$@-run $$@.src $$@.refused $$@.failed; \
 	  $(BOOKDATA) lab-splice $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $$@.cu 2> $$@.failed \
 	    || { cat $$@.failed >&2; exit 2; }; rm -f $$@.failed; \
 	  echo "$(NVCC) ... -c $$@.cu (the lab's code of $(LAB_DIR)/ch$(1).cu in the stub) -o $$@"; \
@@ -339,11 +339,12 @@ build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$
 	    echo "make: ./lab$(1) grades it wrong, with that reason" >&2; exit 0; }; \
 	  [ $$$$rc = 0 ] || exit $$$$rc; rm -f $$@.refused; \
 	  $(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@ $$@.o build/main-ch$(1).o \
-	    $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS) $(ch$(1).libs) \
-	    || { rm -f $$@; exit 1; }; \
-	  $(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@-run $$@.o build/lab/labrun-ch$(1).o \
-	    $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS) $(ch$(1).libs) \
-	    || { rm -f $$@ $$@-run; exit 1; }; \
+	    $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS) $(ch$(1).libs) 2> $$@.log \
+	    && $(NVCC) $(call gencode,$(call target_of,$(1))) -o $$@-run $$@.o build/lab/labrun-ch$(1).o \
+	    $(call link_objs,$(ch$(1).links)) $(COMMON_OBJS) $(ch$(1).libs) 2>> $$@.log \
+	    || { cat $$@.log >&2; rm -f $$@ $$@-run; \
+	      { grep -m 3 -i 'undefined\|error' $$@.log || echo "the link failed"; } \
+	        | sed 's/^/the link failed: /' > $$@.failed; exit 1; }; \
 	  echo "$(abspath $(LAB_DIR))/ch$(1).cu" > $$@.src; fi
 lab$(1): build/lab/ch$(1) build/lab/ch$(1)-book build/lab/judge $(ch$(1).programs) $(ch$(1).prev_programs)
 	$(call lab_wrapper,$(1))

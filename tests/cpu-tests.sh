@@ -1373,13 +1373,21 @@ d = json.load(open(sys.argv[1])); assert d["verdict"] == "wrong" and d["exit"] =
     # compiled, refused by its object (bookdata lab-screen), not linked,
     # and graded wrong with the reason, in the JSON too
     local atk what bad=""
-    for atk in "static void __attribute__((constructor)) early(void) { static volatile int x; x = 1; }|it runs code before or after main" \
-               "static void __attribute__((constructor(200))) early(void) { static volatile int x; x = 1; }|it runs code before or after main" \
-               "__attribute__((used)) static long sys0(long n) { long r; asm volatile(\"syscall\" : \"=a\"(r) : \"a\"(n) : \"rcx\", \"r11\", \"memory\"); return r; }|its host code calls the operating system itself" \
-               "extern \"C\" double fmax(double a, double b) { return a < b ? b : a; }|it defines fmax with external linkage" \
-               "static void go(void) { cublas_sgemm(1, 1, 1, 1.0f, 0, 1, 0, 1, 0.0f, 0, 1); } void (*keep)(void) = go;|it calls cublas_sgemm"; do
-        what=${atk#*|}
-        awk -v l="${atk%%|*}" '/---- lab [0-9]+, .*: your code ends here ---- / && !done { print l; done = 1 } { print }' \
+    # (one per line: the code, a |, the reason; read raw, as the compiler
+    # will read the code)
+    cat > "$tmp/attacks" << 'EOF'
+static void __attribute__((constructor)) early(void) { static volatile int x; x = 1; }|it runs code before or after main
+static void __attribute__((constructor(200))) early(void) { static volatile int x; x = 1; }|it runs code before or after main
+__attribute__((used)) static long sys0(long n) { long r; asm volatile("syscall" : "=a"(r) : "a"(n) : "rcx", "r11", "memory"); return r; }|its host code calls the operating system itself
+extern "C" double fmax(double a, double b) { return a < b ? b : a; }|it defines fmax with external linkage
+static void go(void) { cublas_sgemm(1, 1, 1, 1.0f, 0, 1, 0, 1, 0.0f, 0, 1); } void (*keep)(void) = go;|it calls cublas_sgemm
+__attribute__((used)) static void lab_f(void) { } asm(".pushsection .init,\"ax\",@progbits\n\tcall _ZL5lab_fv\n\t.popsection");|it adds the host function _ZL5lab_fv
+EOF
+    while IFS= read -r atk <&3; do
+        printf '%s\n' "${atk%|*}" > "$tmp/atk.line"
+        what=${atk##*|}
+        awk -v f="$tmp/atk.line" '/---- lab [0-9]+, .*: your code ends here ---- / && !done {
+                while ((getline l < f) > 0) print l; done = 1 } { print }' \
             "$tmp/lab-file" > "$d/ch$n.cu"
         make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1; rc=$?
         ./lab$n --json "$tmp/atk.json" > "$tmp/out2" 2>&1
@@ -1390,9 +1398,12 @@ d = json.load(open(sys.argv[1])); assert d["verdict"] == "wrong" and d["exit"] =
                      "$tmp/atk.json" "$what" 2> /dev/null; }; then
             bad="$bad"$'\n'"$what: make exit $rc: $(tail -2 "$tmp/out"); $(tail -1 "$tmp/out2")"
         fi
-    done
-    [ -z "$bad" ] && ok "lab$n: code that runs around main (any priority), calls the system, replaces a library's function or calls cuBLAS is not linked, and graded wrong with its reason" \
-        || fail "lab$n: code that runs around main (any priority), calls the system, replaces a library's function or calls cuBLAS is not linked, and graded wrong with its reason" "$bad"
+    done 3< "$tmp/attacks"
+    [ "$(wc -l < "$tmp/attacks")" = 6 ] || bad="$bad"$'\n'"the attacks were not all read"
+    [ -z "$bad" ] && ok "lab$n: code that runs around main (any priority, or from .init), calls the system, replaces a library's function, calls cuBLAS or adds host code is not linked, and graded wrong with its reason" \
+        || fail "lab$n: code that runs around main (any priority, or from .init), calls the system, replaces a library's function, calls cuBLAS or adds host code is not linked, and graded wrong with its reason" "$bad"
+    # (the stub again, built: the runners the judge is tested with)
+    cp "$tmp/lab-file" "$d/ch$n.cu"; make -s LAB_DIR="$d" lab$n > /dev/null 2>&1
     # the judge, in a process of its own: a C made here from the seed
     # (the harness's generator, again in Python) is correct; a wrong
     # element, a changed padding element, a short file or another seed

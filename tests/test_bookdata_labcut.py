@@ -147,6 +147,25 @@ class Splice(unittest.TestCase):
             labcut.answer(STUB, FULL[1:])
 
 
+class Lexer(unittest.TestCase):
+    def test_a_digit_separator_opens_no_character_literal(self):
+        lines = ['static const int z = 1\'2 + "\'/*"[0];',
+                 '#include <ch2.cu>', '} {', '// */']
+        self.assertEqual(labcut.directives(lines), [(2, 'include', '')])
+        self.assertEqual([d for _, d in labcut.braces('\n'.join(lines))],
+                         [-1, 1])
+
+    def test_blanks_between_backslash_and_newline_still_splice(self):
+        lines = ['/* x *\\ ', '/', '#include <ch3.cu>', '// */']
+        self.assertEqual(labcut.directives(lines), [(3, 'include', '')])
+
+    def test_numbers_and_literals_hide_what_they_hold(self):
+        lines = ["int a = 0x1'F'00, b = u8'{', c = L'}';",
+                 'const char *s = "#define X {";']
+        self.assertEqual(labcut.directives(lines), [])
+        self.assertEqual(labcut.braces('\n'.join(lines)), [])
+
+
 class Screen(unittest.TestCase):
     def test_a_call_and_its_checked_form_are_one(self):
         ours = {'fprintf': 'U', '__printf_chk': 'U', 'cudaMalloc': 'U'}

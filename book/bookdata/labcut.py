@@ -163,13 +163,15 @@ def regions(lines, where):
 
 def _spliced(text):
     """TEXT with every backslash-newline removed, as the compiler's
-    second phase removes them, and the line (from 1) of each character
+    second phase removes them (GCC's too where blanks stand between the
+    backslash and the newline), and the line (from 1) of each character
     left."""
     out, where, line, i = [], [], 1, 0
     while i < len(text):
-        if text[i] == '\\' and text[i + 1:i + 2] == '\n':
+        m = _SPLICE.match(text, i) if text[i] == '\\' else None
+        if m:
             line += 1
-            i += 2
+            i = m.end()
             continue
         out.append(text[i])
         where.append(line)
@@ -208,10 +210,15 @@ def directives(lines):
     return out
 
 
+# A line splice: a backslash, blanks GCC allows before the newline, the
+# newline.
+_SPLICE = re.compile(r'\\[ \t\f\v\r]*\n')
 # What the compiler does not read as code: comments, raw strings, string
-# and character literals (the first to start wins, as for the compiler).
+# and character literals (the first to start wins, as for the compiler),
+# and numbers, whose digit separators (1'000) open no character literal.
 _NOT_CODE = re.compile(r"""
-      /\*.*?\*/ | //[^\n]*
+      (?<![A-Za-z0-9_])\.?[0-9](?:[eEpP][+-]|'[0-9A-Za-z_]|[0-9A-Za-z_.])*
+    | /\*.*?\*/ | //[^\n]*
     | R"(?P<delim>[^ ()\\\t\n]{0,16})\(.*?\)(?P=delim)"
     | "(?:\\.|[^"\\\n])*" | '(?:\\.|[^'\\\n])*'
     """, re.S | re.X)
@@ -384,6 +391,27 @@ def _symbols(obj):
     return syms
 
 
+def _host_functions(obj):
+    """The names of the functions an object defines in its host code
+    (static ones too): nm's types t, T, W and i."""
+    names = set()
+    for line in _binutils('nm', '-P', '--defined-only', obj).splitlines():
+        f = line.split()
+        if len(f) >= 2 and f[1] in ('t', 'T', 'W', 'i'):
+            names.add(f[0])
+    return names
+
+
+def _sections(obj):
+    """The names of an object's sections."""
+    names = set()
+    for line in _binutils('readelf', '-S', '-W', obj).splitlines():
+        m = re.search(r'\]\s+(\S+)\s+[A-Z_]+\s', line)
+        if m:
+            names.add(m.group(1))
+    return names
+
+
 def _around_main(obj):
     """The bytes of an object's sections of functions run around main."""
     size = 0
@@ -424,7 +452,8 @@ def screen(lab_obj, chapter_obj):
     not call (cuBLAS, another chapter's launcher, the runtime's copies
     and launches, exit, output), run code before or after main (a
     constructor of any priority, an indirect function's resolver), or
-    call the operating system itself."""
+    call the operating system itself, or add host code or a section of
+    its own."""
     lab, ours = _symbols(lab_obj), _symbols(chapter_obj)
     why = []
     for name, t in sorted(lab.items()):
@@ -447,4 +476,16 @@ def screen(lab_obj, chapter_obj):
     if _around_main(lab_obj) > _around_main(chapter_obj):
         why.append('it runs code before or after main (a constructor or a '
                    'destructor of its own)')
+    # And, last, since the reasons above say more: the lab's code runs on
+    # the GPU, so its host side is the chapter's (the same functions, the
+    # kernels' launch stubs included, in the same sections), and no host
+    # code of the student's can run at all.
+    for name in sorted(_host_functions(lab_obj) - _host_functions(chapter_obj)):
+        why.append('it adds the host function %s, which the chapter\'s code '
+                   'does not have: a lab\'s code runs on the GPU (keep the '
+                   'kernel\'s name and parameters as the stub gives them)'
+                   % name)
+    for name in sorted(_sections(lab_obj) - _sections(chapter_obj)):
+        why.append('it puts code or data in the section %s, which the '
+                   'chapter\'s code does not use' % name)
     return why
