@@ -4,8 +4,9 @@
    for the grader's judge (judge.c), which verifies it in a process of
    its own.  Nothing is checked here: what the student's code could
    reach in this process decides nothing.  With --time R it also times
-   the launches whose last result the judge checks (lab.h).  See lab.h for the options
-   and the file.  LAB_PROGRAM names the chapter's table (chN_program).
+   R + 1 launches, each on operands of its own, the last one on the
+   judge's, whose result the judge checks (lab.h).  See lab.h for the
+   options and the file.  LAB_PROGRAM names the chapter's table (chN_program).
    Exit: 0 written, 1 a CUDA error or a failed write, 2 bad options or
    no such entry, 3 this GPU cannot run the entry. */
 #include "harness.h"
@@ -27,6 +28,35 @@ static void *dev(size_t bytes)
     void *p = NULL;
     CUDA_CHECK(cudaMalloc(&p, bytes ? bytes : 1));
     return p;
+}
+
+/* A and B on the host and the GPU (and their BF16 copies where the
+   entry reads BF16) */
+struct operands_up {
+    float *ha, *hb;
+    bf16_bits *h16;
+    float *a, *b;
+    bf16_bits *a16, *b16;
+    size_t na, nb;
+};
+
+/* Fill A and B from the seed (the judge's operands for draw 0, others
+   for draw d > 0) and copy them to the GPU. */
+static void upload(struct operands_up *u, unsigned long long seed, int d)
+{
+    unsigned long long s = d ? seed ^ (0x9e3779b97f4a7c15ull * (unsigned long long)d) : seed;
+    fill_random(u->ha, u->na, SEED_A(s));
+    fill_random(u->hb, u->nb, SEED_B(s));
+    CUDA_CHECK(cudaMemcpy(u->a, u->ha, u->na * sizeof *u->a, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(u->b, u->hb, u->nb * sizeof *u->b, cudaMemcpyHostToDevice));
+    if (u->h16) {
+        for (size_t i = 0; i < u->na; i++)
+            u->h16[i] = to_bf16(u->ha[i]);
+        CUDA_CHECK(cudaMemcpy(u->a16, u->h16, u->na * sizeof *u->h16, cudaMemcpyHostToDevice));
+        for (size_t i = 0; i < u->nb; i++)
+            u->h16[i] = to_bf16(u->hb[i]);
+        CUDA_CHECK(cudaMemcpy(u->b16, u->h16, u->nb * sizeof *u->h16, cudaMemcpyHostToDevice));
+    }
 }
 
 int main(int argc, char **argv)
@@ -61,26 +91,17 @@ int main(int argc, char **argv)
     size_t na = (size_t)m * lda, nb = (size_t)k * ldb, nc = (size_t)m * ldc;
     float *ha = host(na * sizeof *ha), *hb = host(nb * sizeof *hb);
     float *hc0 = host(nc * sizeof *hc0), *hc = host(nc * sizeof *hc);
-    fill_random(ha, na, SEED_A(c.seed));
-    fill_random(hb, nb, SEED_B(c.seed));
     fill_random(hc0, nc, SEED_C0(c.seed));
     float *a = dev(na * sizeof *a), *b = dev(nb * sizeof *b);
     float *cc = dev(nc * sizeof *cc);
-    bf16_bits *a16 = NULL, *b16 = NULL;
-    CUDA_CHECK(cudaMemcpy(a, ha, na * sizeof *a, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(b, hb, nb * sizeof *b, cudaMemcpyHostToDevice));
+    struct operands_up up = { ha, hb, NULL, a, b, NULL, NULL, na, nb };
     if (kn->precision == BF16) {
-        bf16_bits *h16 = host((na > nb ? na : nb) * sizeof *h16);
-        a16 = dev(na * sizeof *a16);
-        b16 = dev(nb * sizeof *b16);
-        for (size_t i = 0; i < na; i++)
-            h16[i] = to_bf16(ha[i]);
-        CUDA_CHECK(cudaMemcpy(a16, h16, na * sizeof *h16, cudaMemcpyHostToDevice));
-        for (size_t i = 0; i < nb; i++)
-            h16[i] = to_bf16(hb[i]);
-        CUDA_CHECK(cudaMemcpy(b16, h16, nb * sizeof *h16, cudaMemcpyHostToDevice));
-        free(h16);
+        up.h16 = host((na > nb ? na : nb) * sizeof *up.h16);
+        up.a16 = dev(na * sizeof *up.a16);
+        up.b16 = dev(nb * sizeof *up.b16);
     }
+    bf16_bits *a16 = up.a16, *b16 = up.b16;
+    upload(&up, c.seed, 0);
     FILE *f = fopen(c.file, "wb");
     if (!f) {
         fprintf(stderr, "%s: cannot write %s\n", argv[0], c.file);
@@ -108,6 +129,11 @@ int main(int argc, char **argv)
     for (int r = 0; r < runs; r++) {
         float beta = r ? c.beta : 0.0f;
         for (int l = 0; l < (r ? 1 : launches); l++) {
+            /* every timed launch multiplies operands of its own, drawn
+               from another seed, and the last one the judge's again:
+               no launch's work can be kept for a later one */
+            if (!r && c.time)
+                upload(&up, c.seed, l == launches - 1 ? 0 : l + 1);
             if (r)
                 CUDA_CHECK(cudaMemcpy(cc, hc0, nc * sizeof *cc, cudaMemcpyHostToDevice));
             else
@@ -146,6 +172,7 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaFree(cc));
     CUDA_CHECK(cudaFree(a16));
     CUDA_CHECK(cudaFree(b16));
+    free(up.h16);
     free(ha);
     free(hb);
     free(hc0);
