@@ -159,6 +159,13 @@ class Lexer(unittest.TestCase):
         lines = ['/* x *\\ ', '/', '#include <ch3.cu>', '// */']
         self.assertEqual(labcut.directives(lines), [(3, 'include', '')])
 
+    def test_an_r_that_ends_a_name_starts_no_raw_string(self):
+        lines = ['#pragma note XR"("', '#include <ch3.cu>', '#pragma note ")"']
+        self.assertEqual([d for _, d, _ in labcut.directives(lines)],
+                         ['pragma', 'include', 'pragma'])
+        lines = ['const char *s = u8R"(#include <x> })";', 'int x = LR"(%:)"[0];']
+        self.assertEqual([d for _, d, _ in labcut.directives(lines)], [])
+
     def test_numbers_and_literals_hide_what_they_hold(self):
         lines = ["int a = 0x1'F'00, b = u8'{', c = L'}';",
                  'const char *s = "#define X {";']

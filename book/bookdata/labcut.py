@@ -214,12 +214,14 @@ def directives(lines):
 # newline.
 _SPLICE = re.compile(r'\\[ \t\f\v\r]*\n')
 # What the compiler does not read as code: comments, raw strings, string
-# and character literals (the first to start wins, as for the compiler),
-# and numbers, whose digit separators (1'000) open no character literal.
+# and character literals (the first to start wins, as for the compiler;
+# a raw string's R starts a token, alone or after u8, u, U or L, not the
+# end of a longer name), and numbers, whose digit separators (1'000) open
+# no character literal.
 _NOT_CODE = re.compile(r"""
       (?<![A-Za-z0-9_])\.?[0-9](?:[eEpP][+-]|'[0-9A-Za-z_]|[0-9A-Za-z_.])*
     | /\*.*?\*/ | //[^\n]*
-    | R"(?P<delim>[^ ()\\\t\n]{0,16})\(.*?\)(?P=delim)"
+    | (?<![A-Za-z0-9_])(?:u8|u|U|L)?R"(?P<delim>[^ ()\\\t\n]{0,16})\(.*?\)(?P=delim)"
     | "(?:\\.|[^"\\\n])*" | '(?:\\.|[^'\\\n])*'
     """, re.S | re.X)
 
@@ -392,24 +394,26 @@ def _symbols(obj):
 
 
 def _host_functions(obj):
-    """The names of the functions an object defines in its host code
-    (static ones too): nm's types t, T, W and i."""
-    names = set()
-    for line in _binutils('nm', '-P', '--defined-only', obj).splitlines():
+    """{name: size in bytes} of the functions an object defines in its
+    host code (static ones too): nm's types t, T, W and i."""
+    out = {}
+    for line in _binutils('nm', '-P', '-S', '--defined-only', obj).splitlines():
         f = line.split()
         if len(f) >= 2 and f[1] in ('t', 'T', 'W', 'i'):
-            names.add(f[0])
-    return names
+            out[f[0]] = int(f[3], 16) if len(f) >= 4 else 0
+    return out
 
 
 def _sections(obj):
-    """The names of an object's sections."""
-    names = set()
+    """{name: size in bytes, or None where it holds no code} of an
+    object's sections."""
+    out = {}
     for line in _binutils('readelf', '-S', '-W', obj).splitlines():
-        m = re.search(r'\]\s+(\S+)\s+[A-Z_]+\s', line)
+        m = re.search(r'\]\s+(\S+)\s+[A-Z_]+\s+[0-9a-f]+\s+[0-9a-f]+\s+'
+                      r'([0-9a-f]+)\s+[0-9a-f]+\s+([A-Z]*)', line)
         if m:
-            names.add(m.group(1))
-    return names
+            out[m.group(1)] = int(m.group(2), 16) if 'X' in m.group(3) else None
+    return out
 
 
 def _around_main(obj):
@@ -480,12 +484,26 @@ def screen(lab_obj, chapter_obj):
     # the GPU, so its host side is the chapter's (the same functions, the
     # kernels' launch stubs included, in the same sections), and no host
     # code of the student's can run at all.
-    for name in sorted(_host_functions(lab_obj) - _host_functions(chapter_obj)):
-        why.append('it adds the host function %s, which the chapter\'s code '
-                   'does not have: a lab\'s code runs on the GPU (keep the '
-                   'kernel\'s name and parameters as the stub gives them)'
-                   % name)
-    for name in sorted(_sections(lab_obj) - _sections(chapter_obj)):
-        why.append('it puts code or data in the section %s, which the '
-                   'chapter\'s code does not use' % name)
+    # (a function of the same name and size: the lab's lines, put into
+    # the stub, change the line numbers the book's code passes, no more)
+    mine, book = _host_functions(lab_obj), _host_functions(chapter_obj)
+    for name in sorted(mine):
+        if name not in book:
+            why.append('it adds the host function %s, which the chapter\'s '
+                       'code does not have: a lab\'s code runs on the GPU '
+                       '(keep the kernel\'s name and parameters as the stub '
+                       'gives them)' % name)
+        elif mine[name] != book[name]:
+            why.append('it changes the book\'s host function %s (%d bytes '
+                       'where the chapter\'s has %d): a lab\'s code runs on '
+                       'the GPU, and what the stub defines keeps its meaning'
+                       % (name, mine[name], book[name]))
+    mine, book = _sections(lab_obj), _sections(chapter_obj)
+    for name in sorted(mine):
+        if name not in book:
+            why.append('it puts code or data in the section %s, which the '
+                       'chapter\'s code does not use' % name)
+        elif mine[name] != book[name]:
+            why.append('it adds host code to the section %s (%d bytes where '
+                       'the chapter\'s has %d)' % (name, mine[name], book[name]))
     return why

@@ -9,9 +9,13 @@
    options and the file.  LAB_PROGRAM names the chapter's table (chN_program).
    Exit: 0 written, 1 a CUDA error or a failed write, 2 bad options or
    no such entry, 3 this GPU cannot run the entry. */
+#define _POSIX_C_SOURCE 200809L      /* getpid */
 #include "harness.h"
 #include "lab.h"
 #include <cuda_runtime_api.h>
+#include <math.h>
+#include <time.h>
+#include <unistd.h>
 
 extern const struct chapter LAB_PROGRAM;
 
@@ -39,6 +43,48 @@ struct operands_up {
     bf16_bits *a16, *b16;
     size_t na, nb;
 };
+
+/* A timed launch's C, checked at 64 elements the runner draws (the
+   GPU cannot see where) against float64 sums of the same products: a
+   launch that skipped or cut short its work fails here, whatever the
+   judge later finds of the last one.  The bound is loose (the judge's
+   check of the last launch is the strict one): 1e-4 of the sum of the
+   products' magnitudes, 4e-3 where the inputs are rounded to TF32;
+   BF16 products are summed from the BF16 inputs. */
+static int spot_check(const struct operands_up *u, const float *cc, int m,
+                      int n, int k, int lda, int ldb, int ldc, float alpha,
+                      enum precision prec, int launch, const char *prog)
+{
+    static unsigned long long x;
+    if (!x)
+        x = (unsigned long long)time(NULL) * 2654435761u ^ (unsigned long long)getpid() << 20 ^ 1;
+    double bound = prec == TF32 ? 4e-3 : 1e-4;
+    for (int s = 0; s < 64; s++) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        int i = (int)(x % (unsigned long long)m), j = (int)((x >> 32) % (unsigned long long)n);
+        double sum = 0.0, mag = 0.0;
+        for (int p = 0; p < k; p++) {
+            float a = u->ha[(size_t)i * lda + p], b = u->hb[(size_t)p * ldb + j];
+            if (prec == BF16) {
+                unsigned int ua = (unsigned int)to_bf16(a) << 16, ub = (unsigned int)to_bf16(b) << 16;
+                memcpy(&a, &ua, sizeof a);
+                memcpy(&b, &ub, sizeof b);
+            }
+            sum += (double)a * b;
+            mag += fabs((double)a * b);
+        }
+        float got;
+        CUDA_CHECK(cudaMemcpy(&got, cc + (size_t)i * ldc + j, sizeof got, cudaMemcpyDeviceToHost));
+        double want = alpha * sum, tol = bound * fabs(alpha) * mag + 1e-30;
+        if (!(fabs(got - want) <= tol)) {
+            fprintf(stderr, "%s: timed launch %d of the timing run left C[%d][%d] = %g "
+                    "where the product is %g: every timed launch must do its work\n",
+                    prog, launch, i, j, got, want);
+            return 0;
+        }
+    }
+    return 1;
+}
 
 /* Fill A and B from the seed (the judge's operands for draw 0, others
    for draw d > 0) and copy them to the GPU. */
@@ -147,6 +193,9 @@ int main(int argc, char **argv)
             CUDA_CHECK(cudaGetLastError());
             CUDA_CHECK(cudaEventSynchronize(t1));
             CUDA_CHECK(cudaEventElapsedTime(&ms[l], t0, t1));
+            if (!r && c.time && !spot_check(&up, cc, m, n, k, lda, ldb, ldc, c.alpha,
+                                            kn->precision, l, argv[0]))
+                return 1;
         }
         CUDA_CHECK(cudaDeviceSynchronize());
         CUDA_CHECK(cudaMemcpy(hc, cc, nc * sizeof *hc, cudaMemcpyDeviceToHost));
