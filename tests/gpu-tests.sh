@@ -303,8 +303,9 @@ gpu_lab_tests() {
 # JSON's verdict "wrong") on the GPU: a kernel that writes C's padding;
 # the chapter's own code #included; cuBLAS called in the kernel's place;
 # printf and friends replaced, with an exit from atexit; a stub whose
-# table entry claims a looser precision; and a race planted in lab 9's
-# pipeline (its barrier removed).  Each is the chapter's own code (or its
+# table entry claims a looser precision; a kernel that skips the work of
+# some timed launches; and a race planted in lab 9's pipeline (its
+# barrier removed).  Each is the chapter's own code (or its
 # stub) with one change, so that only the change can fail it.
 gpu_lab_attacks() {
     local d=$tmp/gatk n what rc bad="" caught=""
@@ -344,6 +345,16 @@ static void __attribute__((constructor)) early(void) { atexit(leave); }' > "$d/f
         bad="$bad"$'\n'"lab11: could not change the stub's precision"
     fi
     attack 11 "the stub, its 3xTF32 entry said to be TF32" "$d/f"
+    # a kernel that skips the work of the second to fifth launches of a
+    # process (a count kept on the GPU): the timing run's median would
+    # hold them, and its last, judged launch is right
+    answer 2 | awk '/int row = blockIdx.y \* blockDim.y \+ threadIdx.y;/ && !done { print; print "    static unsigned int lab_seen;"
+            print "    __shared__ unsigned int lab_launch;"
+            print "    if (threadIdx.x == 0 && threadIdx.y == 0) lab_launch = atomicAdd(&lab_seen, 1u) / (gridDim.x * gridDim.y);"
+            print "    __syncthreads();"
+            print "    if (m >= 4096 && lab_launch >= 1 && lab_launch <= 4) return;"; done = 1; next } { print }' > "$d/f"
+    grep -q "lab_launch <= 4" "$d/f" || bad="$bad"$'\n'"lab2: could not plant the skipped launches"
+    attack 2 "a kernel that skips the work of four timed launches" "$d/f"
     answer 9 | awk '/cp_async_wait<STAGES - 2>\(\);/ { w = NR } NR == w + 1 && /__syncthreads\(\);/ { next } { print }' > "$d/f"
     [ "$(answer 9 | grep -c '__syncthreads();')" -gt "$(grep -c '__syncthreads();' "$d/f")" ] \
         || bad="$bad"$'\n'"lab9: could not remove the pipeline's barrier"
