@@ -327,6 +327,7 @@ build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$
 	    || [ ! $$@ -nt tangle/ch$(1)-lab.cu ] \
 	    || [ "$$$$(cat $$@.src 2>/dev/null)" != "$(abspath $(LAB_DIR))/ch$(1).cu" ]; then \
 	  rm -f $$@ $$@-run $$@.src $$@.refused $$@.failed; \
+	  echo "$(abspath $(LAB_DIR))/ch$(1).cu" > $$@.file; \
 	  $(BOOKDATA) lab-splice $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $$@.cu 2> $$@.failed \
 	    || { cat $$@.failed >&2; exit 2; }; rm -f $$@.failed; \
 	  echo "$(NVCC) ... -c $$@.cu (the lab's code of $(LAB_DIR)/ch$(1).cu in the stub) -o $$@"; \

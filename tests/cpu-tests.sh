@@ -1316,7 +1316,8 @@ test_labs() {
         if ! command -v python3 > /dev/null; then skip "./lab$n --json: no python3 to parse the report"
         elif python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 assert d["verdict"] == "cannot grade" and d["exit"] == 3 and d["checks"] == [] and d["lab"] == 2, d
-assert set(d) == {"lab", "chunk", "kernel", "verdict", "message", "exit", "hint", "checks", "sanitizer", "timing"}, d' \
+assert set(d) == {"lab", "file", "chunk", "kernel", "verdict", "message", "exit", "hint", "checks", "sanitizer", "timing"}, d
+assert d["file"].endswith("/ch2.cu"), d' \
                 "$tmp/lab.json" 2> "$tmp/err"
         then ok "./lab$n --json writes a report that parses, with its verdict and exit"
         else fail "./lab$n --json writes a report that parses, with its verdict and exit" "$(tail -2 "$tmp/err")"; fi

@@ -186,7 +186,7 @@ lab_json_ok() {   # FILE VERDICT: the report parses and says VERDICT
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["verdict"] == sys.argv[2], d["verdict"]
-for k in ("lab", "chunk", "kernel", "message", "exit", "hint", "checks", "sanitizer", "timing"):
+for k in ("lab", "file", "chunk", "kernel", "message", "exit", "hint", "checks", "sanitizer", "timing"):
     assert k in d, k
 for c in d["checks"]:
     assert set(c) == {"entry", "shape", "options", "reached", "error", "check", "exit"}, c
