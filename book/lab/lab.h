@@ -5,10 +5,12 @@
    A check: --kernel E -m M -n N -k K [--pad P] [--alpha A] [--beta B]
    --seed S, and --out FILE (the runner) or --in FILE --precision
    fp32|tf32|bf16|3xtf32 (the judge).  The runner's --time R launches
-   the kernel R + 1 times, C poisoned before each, and prints the median
-   time of the last R ("ms T tflops F"); the C it writes is the last
-   launch's, so that the launches timed are the launches judged (beta
-   is 0 then).  The operands are the harness's
+   the kernel R + 1 times (beta 0), C poisoned before each and A and B
+   drawn afresh for each but the last, checks each timed launch at
+   elements it draws, and prints the median time of the last R ("ms T
+   tflops F"); the C it writes is the last launch's, on the judge's
+   operands, so that the launches timed are launches judged.  The
+   operands are the harness's
    (fill_random with the seeds of its first set of buffers), so both
    sides make the same A, B and C0 from S alone; the grader draws S
    afresh for every grading.

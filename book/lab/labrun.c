@@ -2,10 +2,11 @@
    links it with the student's code as build/lab/chN-run, in place of
    the harness's main) and writes C, its padding included, to a file
    for the grader's judge (judge.c), which verifies it in a process of
-   its own.  Nothing is checked here: what the student's code could
-   reach in this process decides nothing.  With --time R it also times
-   R + 1 launches, each on operands of its own, the last one on the
-   judge's, whose result the judge checks (lab.h).  See lab.h for the
+   its own: what the student's code could reach in this process cannot
+   make a kernel pass.  With --time R it also times R + 1 launches, each
+   on operands of its own, the last one on the judge's, whose result
+   the judge checks (lab.h); the runner's one check of its own, a spot
+   check of every timed launch, can only fail a kernel.  See lab.h for the
    options and the file.  LAB_PROGRAM names the chapter's table (chN_program).
    Exit: 0 written, 1 a CUDA error or a failed write, 2 bad options or
    no such entry, 3 this GPU cannot run the entry. */
