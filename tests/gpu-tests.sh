@@ -63,8 +63,8 @@ gpu_tests() {
 # C0's, and written to a file with C) at padded shapes, the padding
 # keeping rows aligned to 16 bytes or not, and the lab's judge
 # (build/lab/judge) verifies the product and that every padding element
-# is unchanged.  (Eight runs at a time: nothing is timed.)
-PADDED_CHECKS="129x127x1031:--pad 1 --beta -1|130x200x136:--pad 8 --beta -1|257x255x513:--pad 3 --alpha -1.5 --beta 0.5|33x31x65:--pad 1|1000x3x70:--pad 5 --beta -1"
+# is unchanged (book/tools/shapes: PADDED_CHECKS).  (Eight runs at a
+# time: nothing is timed.)
 gpu_padding_tests() {
     local n e prec c bad="" count=0
     make -s book-runners > "$tmp/runners" 2>&1 \
