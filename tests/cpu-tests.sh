@@ -1379,10 +1379,12 @@ d = json.load(open(sys.argv[1])); assert d["verdict"] == "wrong" and d["exit"] =
     cat > "$tmp/attacks" << 'EOF'
 static void __attribute__((constructor)) early(void) { static volatile int x; x = 1; }|it runs code before or after main
 static void __attribute__((constructor(200))) early(void) { static volatile int x; x = 1; }|it runs code before or after main
-__attribute__((used)) static long sys0(long n) { long r; asm volatile("syscall" : "=a"(r) : "a"(n) : "rcx", "r11", "memory"); return r; }|its host code calls the operating system itself
+__attribute__((used)) static long sys0(long n) { long r; asm volatile("syscall" : "=a"(r) : "a"(n) : "rcx", "r11", "memory"); return r; }|may not use asm
 extern "C" double fmax(double a, double b) { return a < b ? b : a; }|it defines fmax with external linkage
 static void go(void) { cublas_sgemm(1, 1, 1, 1.0f, 0, 1, 0, 1, 0.0f, 0, 1); } void (*keep)(void) = go;|it calls cublas_sgemm
-__attribute__((used)) static void lab_f(void) { } asm(".pushsection .init,\"ax\",@progbits\n\tcall _ZL5lab_fv\n\t.popsection");|it adds the host function _ZL5lab_fv
+__attribute__((used)) static void lab_f(void) { } asm(".pushsection .init,\"ax\",@progbits\n\tcall _ZL5lab_fv\n\t.popsection");|may not use asm
+__attribute__((used)) static void lab_f(void) { }|it adds the host function _ZL5lab_fv
+#pragma redefine_extname cudaLaunchKernel lab_launch|may not use #pragma redefine_extname
 EOF
     while IFS= read -r atk <&3; do
         printf '%s\n' "${atk%|*}" > "$tmp/atk.line"
@@ -1392,17 +1394,23 @@ EOF
             "$tmp/lab-file" > "$d/ch$n.cu"
         make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1; rc=$?
         ./lab$n --json "$tmp/atk.json" > "$tmp/out2" 2>&1
-        if [ $rc != 0 ] || [ -e build/lab/ch$n ] || ! grep -q "not linked: $what" "$tmp/out" \
-            || ! grep -q "^lab$n: WRONG: the lab's code was not graded: " "$tmp/out2" \
+        # (refused by the object's screen, not linked; or by the splice,
+        # not compiled)
+        local refused=no
+        { [ $rc = 0 ] && grep -q "not linked: $what" "$tmp/out" \
+              && grep -q "^lab$n: WRONG: the lab's code was not graded: " "$tmp/out2"; } && refused=yes
+        { [ $rc != 0 ] && grep -q "^lab$n: WRONG: the lab's code does not compile (make lab$n): .*$what" "$tmp/out2"; } \
+            && refused=yes
+        if [ -e build/lab/ch$n ] || ! grep -qF "$what" "$tmp/out" || [ $refused = no ] \
             || { command -v python3 > /dev/null && ! python3 -c 'import json, sys
 d = json.load(open(sys.argv[1])); assert d["verdict"] == "wrong" and d["exit"] == 1 and sys.argv[2] in d["message"], d' \
                      "$tmp/atk.json" "$what" 2> /dev/null; }; then
             bad="$bad"$'\n'"$what: make exit $rc: $(tail -2 "$tmp/out"); $(tail -1 "$tmp/out2")"
         fi
     done 3< "$tmp/attacks"
-    [ "$(wc -l < "$tmp/attacks")" = 6 ] || bad="$bad"$'\n'"the attacks were not all read"
-    [ -z "$bad" ] && ok "lab$n: code that runs around main (any priority, or from .init), calls the system, replaces a library's function, calls cuBLAS or adds host code is not linked, and graded wrong with its reason" \
-        || fail "lab$n: code that runs around main (any priority, or from .init), calls the system, replaces a library's function, calls cuBLAS or adds host code is not linked, and graded wrong with its reason" "$bad"
+    [ "$(wc -l < "$tmp/attacks")" = 8 ] || bad="$bad"$'\n'"the attacks were not all read"
+    [ -z "$bad" ] && ok "lab$n: code that runs around main (any priority, or from .init), uses asm or a pragma of the host's, replaces a library's function, calls cuBLAS or adds host code is not built, and graded wrong with its reason" \
+        || fail "lab$n: code that runs around main (any priority, or from .init), uses asm or a pragma of the host's, replaces a library's function, calls cuBLAS or adds host code is not built, and graded wrong with its reason" "$bad"
     # (the stub again, built: the runners the judge is tested with)
     cp "$tmp/lab-file" "$d/ch$n.cu"; make -s LAB_DIR="$d" lab$n > /dev/null 2>&1
     # the judge, in a process of its own: a C made here from the seed

@@ -173,6 +173,24 @@ class Lexer(unittest.TestCase):
         self.assertEqual(labcut.braces('\n'.join(lines)), [])
 
 
+class Refused(unittest.TestCase):
+    STUB = ['x', '/* ---- lab 1, k: your code begins here ---- */',
+            '/* ---- lab 1, k: your code ends here ---- */', 'y']
+
+    def spliced(self, *lines):
+        return labcut.splice([self.STUB[0], self.STUB[1]] + list(lines)
+                             + self.STUB[2:], self.STUB, 'a.cu', 's.cu')
+
+    def test_asm_pragma_and_control_characters(self):
+        for lines in (['asm("nop");'], ['int x __asm__("y");'],
+                      ['_Pragma("weak f")'], ['#pragma redefine_extname a b'],
+                      ['\0#include <x>'], ['int a;\x01']):
+            with self.assertRaises(labcut.SpliceError, msg=lines):
+                self.spliced(*lines)
+        out = self.spliced('#pragma unroll 2', 'int basm = 1; // asm', 'const char *s = "_Pragma";')
+        self.assertIn('#pragma unroll 2', out)
+
+
 class Screen(unittest.TestCase):
     def test_a_call_and_its_checked_form_are_one(self):
         ours = {'fprintf': 'U', '__printf_chk': 'U', 'cudaMalloc': 'U'}

@@ -1,6 +1,7 @@
 """The command line of book/tools/bookdata.  Bad usage or a missing
 input: one line on stderr, exit 2."""
 import os
+import struct
 import sys
 
 from . import answers, code, manifest, makevars, readme
@@ -259,7 +260,11 @@ def cmd_lab_screen(args):
     for f in args[:2]:
         if not os.path.exists(f):
             raise Usage('lab-screen: %s: no such file' % f)
-    why = labcut.screen(args[0], args[1])
+    try:
+        why = labcut.screen(args[0], args[1])
+    except (ValueError, struct.error, IndexError, UnicodeDecodeError) as e:
+        # (what cannot be read cannot be graded: the lab's, a refusal)
+        why = ['its object cannot be read as the chapter\'s is (%s)' % e]
     for w in why:
         print(w)
     return 1 if why else 0

@@ -17,6 +17,7 @@ part of the answer too: each of their definitions gets one line that
 says so.  labs(root) is {lab chunk: stub chunk} from the manifests.
 """
 import re
+import struct
 import subprocess
 
 from . import manifest
@@ -210,6 +211,12 @@ def directives(lines):
     return out
 
 
+# What a lab's lines may not hold: control characters (which the
+# compiler skips and a reader does not see), and the words that put text
+# of the student's into the host's code or the compiler's directives.
+_CONTROL = re.compile(r'[\x00-\x08\x0e-\x1f\x7f]')
+_HOST_WORDS = re.compile(r'(?<![A-Za-z0-9_])(?:asm|__asm|__asm__|_Pragma|'
+                         r'__pragma)(?![A-Za-z0-9_])')
 # A line splice: a backslash, blanks GCC allows before the newline, the
 # newline.
 _SPLICE = re.compile(r'\\[ \t\f\v\r]*\n')
@@ -266,15 +273,27 @@ def splice(student, stub, student_name, stub_name):
                               'are gone: start again from a new stub)'
                               % (student_name, tag))
     for tag, (start, body) in theirs.items():
+        for i, l in enumerate(body):
+            if _CONTROL.search(l):
+                raise SpliceError('%s:%d: the lab\'s code may hold no control '
+                                  'character' % (student_name, start + i))
         _enclosed(body, (student_name, start))
+        code, where = _blanked('\n'.join(body))
+        m = _HOST_WORDS.search(code)
+        if m:
+            raise SpliceError('%s:%d: the lab\'s code may not use %s (a '
+                              'lab\'s code is CUDA C, run on the GPU)'
+                              % (student_name, start + where[m.start()] - 1,
+                                 m.group(0)))
         allowed = {name for _, d, name in directives(ours[tag][1])
                    if d == 'define'}
         for line, d, name in directives(body):
-            if d == 'pragma' or (d in ('define', 'undef') and name in allowed):
+            if (d == 'pragma' and name in ('unroll', 'nounroll')) \
+                    or (d in ('define', 'undef') and name in allowed):
                 continue
             raise SpliceError(
                 '%s:%d: the lab\'s code may not use #%s%s (it may #define '
-                'only what its stub defines%s, and #pragma)'
+                'only what its stub defines%s, and #pragma unroll)'
                 % (student_name, start + line - 1, d, ' ' + name if name else '',
                    ': ' + ', '.join(sorted(allowed)) if allowed else ''))
     out, cur = [], None
@@ -393,27 +412,58 @@ def _symbols(obj):
     return syms
 
 
+def _elf(obj):
+    """(sections, symbols) of a 64-bit little-endian ELF object, read
+    from its bytes (no tool's output to parse: a name may hold any
+    character): sections as [(name, flags, size)], symbols as
+    [(name, size, section index, section flags)] of the defined ones."""
+    with open(obj, 'rb') as f:
+        d = f.read()
+    if d[:4] != b'\x7fELF' or d[4] != 2 or d[5] != 1:
+        raise ValueError('%s: not a 64-bit ELF object' % obj)
+    shoff, = struct.unpack_from('<Q', d, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', d, 0x3A)
+    heads = [struct.unpack_from('<IIQQQQII', d, shoff + i * shentsize)
+             for i in range(shnum)]
+
+    def name(table, off):
+        base = heads[table][4]
+        return d[base + off:d.index(b'\0', base + off)].decode('latin-1')
+    sections = [(name(shstrndx, h[0]), h[2], h[5]) for h in heads]
+    symbols = []
+    for h in heads:
+        if h[1] != 2:                       # SHT_SYMTAB
+            continue
+        for off in range(h[4], h[4] + h[5], 24):
+            st_name, info, _, shndx, _, size = struct.unpack_from(
+                '<IBBHQQ', d, off)
+            if 0 < shndx < len(heads) and info & 0xf != 3:   # not a section
+                symbols.append((name(h[6], st_name), size, shndx,
+                                heads[shndx][2]))
+    return sections, symbols
+
+
+_EXEC = 0x4                                 # SHF_EXECINSTR
+
+
 def _host_functions(obj):
-    """{name: size in bytes} of the functions an object defines in its
-    host code (static ones too): nm's types t, T, W and i."""
-    out = {}
-    for line in _binutils('nm', '-P', '-S', '--defined-only', obj).splitlines():
-        f = line.split()
-        if len(f) >= 2 and f[1] in ('t', 'T', 'W', 'i'):
-            out[f[0]] = int(f[3], 16) if len(f) >= 4 else 0
-    return out
+    """{name: size in bytes} of every symbol an object defines in its
+    host code (in a section of instructions, whatever the symbol's
+    type), static ones too."""
+    return {n: size for n, size, _, flags in _elf(obj)[1] if flags & _EXEC}
+
+
+def _defined(obj):
+    """The names of every symbol an object defines, but the assembler's
+    local labels (.L...)."""
+    return {n for n, _, _, _ in _elf(obj)[1] if not n.startswith('.L')}
 
 
 def _sections(obj):
-    """{name: size in bytes, or None where it holds no code} of an
-    object's sections."""
-    out = {}
-    for line in _binutils('readelf', '-S', '-W', obj).splitlines():
-        m = re.search(r'\]\s+(\S+)\s+[A-Z_]+\s+[0-9a-f]+\s+[0-9a-f]+\s+'
-                      r'([0-9a-f]+)\s+[0-9a-f]+\s+([A-Z]*)', line)
-        if m:
-            out[m.group(1)] = int(m.group(2), 16) if 'X' in m.group(3) else None
-    return out
+    """[(name, size of its instructions, or None)] of an object's
+    sections, one entry per section (two of one name are two)."""
+    return sorted((n, size if flags & _EXEC else None, )
+                  for n, flags, size in _elf(obj)[0])
 
 
 def _around_main(obj):
@@ -498,12 +548,17 @@ def screen(lab_obj, chapter_obj):
                        'where the chapter\'s has %d): a lab\'s code runs on '
                        'the GPU, and what the stub defines keeps its meaning'
                        % (name, mine[name], book[name]))
+    for name in sorted(_defined(lab_obj) - _defined(chapter_obj)):
+        why.append('it defines %r, which the chapter\'s code does not'
+                   % name)
     mine, book = _sections(lab_obj), _sections(chapter_obj)
-    for name in sorted(mine):
-        if name not in book:
-            why.append('it puts code or data in the section %s, which the '
-                       'chapter\'s code does not use' % name)
-        elif mine[name] != book[name]:
-            why.append('it adds host code to the section %s (%d bytes where '
-                       'the chapter\'s has %d)' % (name, mine[name], book[name]))
+    if [n for n, _ in mine] != [n for n, _ in book]:
+        extra = sorted(set(mine) - set(book)) or mine
+        why.append('its sections are not the chapter\'s (%s): a lab\'s '
+                   'code puts nothing of its own in the host\'s object'
+                   % ', '.join(repr(n) for n, _ in extra[:3]))
+    elif mine != book:
+        n, size = sorted(set(mine) - set(book))[0]
+        why.append('it adds host code to the section %r (%d bytes where the '
+                   'chapter\'s has %d)' % (n, size, dict(book)[n]))
     return why
