@@ -368,7 +368,7 @@ static void launch_hopper(struct hopper_maps *maps, int splits, int m,
     int tiles = CEIL_DIV(m, S::BM) * CEIL_DIV(n, S::BN);
     int steps = CEIL_DIV(k, S::BK), slice = CEIL_DIV(steps, splits);
     int units = tiles * CEIL_DIV(steps, slice);
-    int store = STORE && tma_ok(c, ldc, 4);
+    int store = STORE && tma_ok(c, ldc, 4) && n % 4 == 0;
     if (store)
         tensor_map(&maps->c, c, 0, m, n, ldc, 64, 32);
     if (!ready) {
@@ -466,7 +466,7 @@ static void launch_hopper_clusters(struct hopper_maps *maps, int m, int n,
     typedef hopper_shape<BF16_KIND> S;
     static int most;
     int tiles = CEIL_DIV(m, S::BM) * CEIL_DIV(n, CLUSTER * S::BN);
-    int store = STORE && tma_ok(c, ldc, 4);
+    int store = STORE && tma_ok(c, ldc, 4) && n % 4 == 0;
     if (store)
         tensor_map(&maps->c, c, 0, m, n, ldc, 64, 32);
     cudaLaunchConfig_t cfg = { 0 };
