@@ -3,9 +3,15 @@
    from its seed (lab.h), computes alpha AB + beta C0 in float64 on the
    CPU (the harness's reference_product) or, past 2^26 multiply-adds, on
    the GPU with its own cuBLAS, and verifies the C that the lab's runner
-   wrote (labrun.c) with the harness's own measure and tolerance for
-   the entry's precision, which the grader takes from the book's program,
-   not from the student's.  C's padding must hold what it held before
+   wrote (labrun.c) with the harness's own tolerance for the entry's
+   precision, which the grader takes from the book's program, not from
+   the student's, and its measures but one: the normwise error is taken
+   against the norm of the elements' scales, ||C - R||_F / ||S||_F, not
+   of the reference, ||R||_F.  For a large product of random inputs the
+   two norms are about equal; for a product of one or a few elements R
+   may cancel to nearly nothing while S does not, and a grading's fresh
+   seed would then fail a right kernel by chance (chapter 10's own TF32
+   kernel failed so at 1x1x300).  C's padding must hold what it held before
    the run: nothing outside m x n may change.  Prints one line, "ok" or
    "WRONG" with the error, the worst element or the first changed
    padding element.  Exit: 0 correct, 1 wrong (a missing or short file
@@ -144,6 +150,17 @@ int main(int argc, char **argv)
                 }
             }
         struct verdict v = verify(cr, ldc, rr, sr, m, n, k, prec);
+        double num = 0, den = 0;
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++) {
+                size_t ij = (size_t)i * n + j;
+                double x = cr[(size_t)i * ldc + j];
+                if (isfinite(x))
+                    num += (x - rr[ij]) * (x - rr[ij]);
+                den += sr[ij] * sr[ij];
+            }
+        v.err = den > 0 ? sqrt(num / den) : sqrt(num);
+        v.ok = v.nonfinite == 0 && v.err <= v.tol && v.max_err <= v.tol_max;
         if (!v.ok) {
             printf("WRONG: error %.2g (tolerance %.2g), worst element "
                    "C[%d][%d] off by %.2g of its scale (tolerance %.2g), "
