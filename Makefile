@@ -107,6 +107,7 @@ help:
 	@echo 'make labN            write lab/chN.cu once, build it; ./labN grades it'
 	@echo 'make instructor      build/instructor.pdf and .html: the book with answers'
 	@echo 'make course          build/course.pdf: the labs'"'"' code left to the student'
+	@echo 'make kit             build/kit/labN: what a student receives for lab N'
 	@echo 'make syllabus        build/syllabus.pdf: the module, its assessment, its tracks'
 	@echo 'make answers         the changed programs of the worked answers'
 	@echo 'make slides          build/slides/chN.pdf, a deck per chapter'

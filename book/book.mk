@@ -199,6 +199,17 @@ build/course.pdf: book/course.tex build/book.pdf build/tex/chapters-course.tex \
 	$(say) LATEX $@
 	$(Q)book/tools/pdfbook $(BOOK_OUT) course
 
+# The students' kits (make kit): build/kit/labN for every lab, what a
+# student receives for it (bookdata kit: its stub, the harness, the
+# earlier chapters' code it links, a Makefile; none of its answer), and
+# build/kit/course.pdf.  Hand out lab N's folder when lab N-1 is due.
+KIT_LABS = $(foreach n,$(CHAPTERS),$(if $(ch$(n).lab),$(n)))
+kit: build/course.pdf | $(TOOLS_STAMP)
+	$(Q)rm -rf build/kit && mkdir -p build/kit && cp build/course.pdf build/kit/
+	$(Q)for n in $(KIT_LABS); do $(BOOKDATA) kit $$n build/kit/lab$$n > /dev/null || exit 1; done
+	@echo "make: the students' kits are build/kit/lab$(firstword $(KIT_LABS)) ... build/kit/lab$(lastword $(KIT_LABS)), with build/kit/course.pdf"
+.PHONY: kit
+
 build/html-instructor/instructor.tex: build/html-instructor/book.tex build/tex/answers.tex \
     $(ANSWER_TEX) book/tools/subst $(WEAVE_PY)
 	$(say) ANSWERS $@

@@ -1182,6 +1182,104 @@ PY
         || fail "the course edition prints every lab's stub and no line of its answer" "$out"
 }
 
+# The students' kits (bookdata kit, make kit): lab N's folder holds its
+# stub as make labN writes it (with the kit's own build line), builds
+# with its Makefile alone (lab 2's, here: no GPU needed to compile), says
+# in one line that a GPU too old for the chapter is not enough, and holds
+# no line of lab N's answer (the chunks that only the lab's code uses,
+# as the course edition's check finds them) in any file; the check finds
+# them where the chapter's own code is planted in a kit.
+test_kit() {
+    local d=$tmp/kit n labs="" bad="" out rc
+    mkdir -p "$d"
+    for n in $CHAPTERS; do
+        [ -n "$(man "$n" lab)" ] || continue
+        labs="$labs $n"
+        book/tools/bookdata kit "$n" "$d/lab$n" > /dev/null 2> "$d/err" \
+            || { bad="$bad"$'\n'"lab$n: bookdata kit failed: $(head -1 "$d/err")"; continue; }
+        LABSTUB_KIT=1 book/tools/labstub "$n" | cmp -s - "$d/lab$n/ch$n.cu" \
+            || bad="$bad"$'\n'"lab$n: the kit's ch$n.cu is not the lab's stub"
+        [ -f "$d/lab$n/Makefile" ] && [ -f "$d/lab$n/README" ] \
+            || bad="$bad"$'\n'"lab$n: no Makefile or README"
+    done
+    [ -n "$labs" ] || bad="no chapter has a lab"
+    # the planted leak: chapter 4's own code in a copy of its kit
+    cp -r "$d/lab4" "$d/plant4" && cp tangle/ch4.cu "$d/plant4/ch4-own.cu"
+    noweb_markup $(book_order) > "$tmp/kit.markup"
+    out=$(python3 - "$tmp/kit.markup" "$d" $labs <<'PY' 2>&1
+import os, subprocess, sys
+stream = open(sys.argv[1]).read().split('\n')
+d, labs = sys.argv[2], [int(x) for x in sys.argv[3:]]
+body, uses, cur = {}, {}, None
+for l in stream:
+    if l.startswith('@defn '):
+        cur = l[6:]
+        body.setdefault(cur, [])
+        uses.setdefault(cur, set())
+    elif l.startswith('@end code'):
+        cur = None
+    elif cur is not None and l.startswith('@text '):
+        body[cur].append(l[6:].strip())
+    elif cur is not None and l.startswith('@use '):
+        uses[cur].add(l[5:])
+def field(n, f):
+    return subprocess.run(['book/tools/bookdata', 'manifest', str(n), f],
+                          stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
+def answer(n):
+    """lab n's answer lines: what its chunks reach, less what other code shares"""
+    lab = {c for c in (field(n, 'lab'), field(n, 'lab_also')) if c}
+    reach, todo = set(lab), list(lab)
+    while todo:
+        for u in uses.get(todo.pop(), ()):
+            if u not in reach:
+                reach.add(u)
+                todo.append(u)
+    shared = {c for c in reach - lab for o in uses if o not in reach and c in uses[o]}
+    while True:
+        more = {u for c in shared for u in uses.get(c, ()) if u in reach and u not in lab} - shared
+        if not more:
+            break
+        shared |= more
+    mine = reach - shared
+    stubs = {l for c in body if c.startswith('Lab: ') for l in body[c]}
+    others = {l for c, ls in body.items() if c not in mine for l in ls}
+    return {l for c in mine for l in body.get(c, ())
+            if len(l) >= 12 and l not in stubs and l not in others}
+def leaks(folder, lines):
+    out = []
+    for f in sorted(os.listdir(folder)):
+        for t in open(os.path.join(folder, f), errors='replace'):
+            if t.strip() in lines:
+                out.append('%s: %s' % (f, t.strip()))
+    return out
+for n in labs:
+    lines = answer(n)
+    if not lines:
+        print('lab%d: the check finds no line of its answer in the book' % n)
+    for x in leaks(os.path.join(d, 'lab%d' % n), lines)[:3]:
+        print('lab%d: its answer in the kit: %s' % (n, x))
+if 4 in labs and not leaks(os.path.join(d, 'plant4'), answer(4)):
+    print('the check missed chapter 4\'s own code planted in its kit')
+PY
+)
+    [ -n "$out" ] && bad="$bad"$'\n'"$out"
+    # lab 2's kit builds alone, and its program says there is no GPU
+    if ! (cd "$d/lab2" && make -s > "$d/make.out" 2>&1); then
+        bad="$bad"$'\n'"lab2: the kit's make failed: $(tail -3 "$d/make.out")"
+    elif ! have_gpu; then
+        (cd "$d/lab2" && ./ch2 --size 256 > /dev/null 2> "$d/err"); rc=$?
+        [ $rc = 3 ] && [ "$(wc -l < "$d/err")" = 1 ] \
+            || bad="$bad"$'\n'"lab2: the kit's ./ch2 without a GPU: exit $rc: $(cat "$d/err")"
+    fi
+    # a GPU too old: one line, exit 2, nothing built
+    (cd "$d/lab10" && make ARCH=sm_75 > "$d/old.out" 2>&1); rc=$?
+    [ $rc = 2 ] && grep -q "^make: lab 10 needs a GPU of sm_80 or newer; ARCH is sm_75$" "$d/old.out" \
+        && [ ! -e "$d/lab10/ch10.o" ] \
+        || bad="$bad"$'\n'"lab10's kit with ARCH=sm_75: exit $rc: $(tail -2 "$d/old.out")"
+    [ -z "$bad" ] && ok "each lab's kit holds its stub and builds alone, without a line of its answer (a planted one is found)" \
+        || fail "each lab's kit holds its stub and builds alone, without a line of its answer (a planted one is found)" "$bad"
+}
+
 # \notmeasurednote counts the keys missing (once each) from the last
 # pass; with every key there it says nothing.  In a table's cell a
 # missing figure is n/m.
@@ -1949,6 +2047,7 @@ lane_book() {
     want book && test_index
     want book && test_not_measured
     want book && test_course
+    want book && test_kit
     want book && test_syllabus
     figure_tests
 }

@@ -30,6 +30,9 @@ USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
   bookdata lab-screen LAB_O CHAPTER_O   what keeps a lab's object from
                                    being graded (exit 1): compared with the
                                    chapter's own object
+  bookdata kit N DIR               lab N's kit for a student in DIR: its
+                                   stub, the harness, the earlier
+                                   chapters' code it links, a Makefile
   bookdata columns [RESULTS...]    the results files' columns, from the
                                    programs that write them; with folders,
                                    check their files' headers against them
@@ -132,6 +135,19 @@ def cmd_answers(args):
             print(line)
     else:
         raise Usage('answers: no such command: ' + what)
+    return 0
+
+
+def cmd_kit(args):
+    from . import kit
+    _need(args, 2, 'kit N DIR')
+    if not args[0].isdigit():
+        raise Usage('kit: not a chapter: ' + args[0])
+    try:
+        files = kit.write(int(args[0]), args[1])
+    except kit.KitError as e:
+        raise Usage('kit: %s' % e)
+    print('bookdata: wrote %s: %s' % (args[1], ' '.join(files)))
     return 0
 
 
@@ -323,6 +339,7 @@ def cmd_make_vars(args):
 COMMANDS = {
     'manifest': cmd_manifest,
     'codehash': cmd_codehash,
+    'kit': cmd_kit,
     'fresh-results': lambda a: print(code.fresh_results()) or 0,
     'answers': cmd_answers,
     'readme': cmd_readme,
