@@ -1199,6 +1199,8 @@ test_kit() {
             || { bad="$bad"$'\n'"lab$n: bookdata kit failed: $(head -1 "$d/err")"; continue; }
         LABSTUB_KIT=1 book/tools/labstub "$n" | cmp -s - "$d/lab$n/ch$n.cu" \
             || bad="$bad"$'\n'"lab$n: the kit's ch$n.cu is not the lab's stub"
+        cmp -s tangle/ch$n-lab.cu "$d/lab$n/stub/ch$n.cu" \
+            || bad="$bad"$'\n'"lab$n: the kit's stub/ch$n.cu is not tangle/ch$n-lab.cu"
         [ -f "$d/lab$n/Makefile" ] && [ -f "$d/lab$n/README" ] \
             || bad="$bad"$'\n'"lab$n: no Makefile or README"
     done
@@ -1247,12 +1249,29 @@ def answer(n):
             if len(l) >= 12 and l not in stubs and l not in others}
 def leaks(folder, lines):
     out = []
-    for f in sorted(os.listdir(folder)):
-        for t in open(os.path.join(folder, f), errors='replace'):
-            if t.strip() in lines:
-                out.append('%s: %s' % (f, t.strip()))
+    for top, _, files in os.walk(folder):
+        for f in sorted(files):
+            p = os.path.join(top, f)
+            for t in open(p, errors='replace'):
+                if t.strip() in lines:
+                    out.append('%s: %s' % (os.path.relpath(p, folder), t.strip()))
     return out
+import re
+def defined_by_stub(n):
+    # the names the lab's marked lines #define in the stub: the lab's to write
+    stub = open(os.path.join(d, 'lab%d' % n, 'stub', 'ch%d.cu' % n)).read()
+    names = set()
+    for region in re.findall(r'your code begins here ---- \*/(.*?)/\* ---- lab', stub, re.S):
+        names |= set(re.findall(r'^\s*#\s*define\s+([A-Za-z_]\w*)', region, re.M))
+    return names
 for n in labs:
+    own = field(n, 'roots').split()
+    for name in sorted(defined_by_stub(n)):
+        for h in own:
+            p = os.path.join(d, 'lab%d' % n, h)
+            if os.path.exists(p) and re.search(r'^\s*#\s*define\s+%s\b' % name,
+                                               open(p).read(), re.M):
+                print('lab%d: its own %s defines %s, which the lab writes' % (n, h, name))
     lines = answer(n)
     if not lines:
         print('lab%d: the check finds no line of its answer in the book' % n)
@@ -1271,13 +1290,20 @@ PY
         [ $rc = 3 ] && [ "$(wc -l < "$d/err")" = 1 ] \
             || bad="$bad"$'\n'"lab2: the kit's ./ch2 without a GPU: exit $rc: $(cat "$d/err")"
     fi
+    # the kit's make takes the marked lines alone, by the grader's rules:
+    # asm among them stops it with the student's line
+    awk '{ print } /^\/\* ---- lab .*: your code begins here ---- \*\/$/ && !done { print "    asm(\"trap;\");"; done = 1 }' \
+        "$d/lab2/ch2.cu" > "$d/lab2/asm.cu"
+    (cd "$d/lab2" && python3 splice.py asm.cu stub/ch2.cu out.cu > /dev/null 2> "$d/err"); rc=$?
+    [ $rc = 2 ] && grep -q "^splice.py: asm.cu:[0-9]*: the lab's code may not use asm" "$d/err" \
+        || bad="$bad"$'\n'"lab2: the kit's splice.py took asm: exit $rc: $(cat "$d/err")"
     # a GPU too old: one line, exit 2, nothing built
     (cd "$d/lab10" && make ARCH=sm_75 > "$d/old.out" 2>&1); rc=$?
     [ $rc = 2 ] && grep -q "^make: lab 10 needs a GPU of sm_80 or newer; ARCH is sm_75$" "$d/old.out" \
         && [ ! -e "$d/lab10/ch10.o" ] \
         || bad="$bad"$'\n'"lab10's kit with ARCH=sm_75: exit $rc: $(tail -2 "$d/old.out")"
-    [ -z "$bad" ] && ok "each lab's kit holds its stub and builds alone, without a line of its answer (a planted one is found)" \
-        || fail "each lab's kit holds its stub and builds alone, without a line of its answer (a planted one is found)" "$bad"
+    [ -z "$bad" ] && ok "each lab's kit holds its stub and builds alone, by the grader's splice, without a line of its answer (a planted one is found)" \
+        || fail "each lab's kit holds its stub and builds alone, by the grader's splice, without a line of its answer (a planted one is found)" "$bad"
 }
 
 # \notmeasurednote counts the keys missing (once each) from the last

@@ -14,8 +14,9 @@ def make_n(makefile, *args):
     with tempfile.TemporaryDirectory() as d:
         with open(os.path.join(d, 'Makefile'), 'w') as f:
             f.write(makefile)
+        os.makedirs(os.path.join(d, 'stub'))
         for name in ('ch5.cu', 'ch9.cu', 'ch10.cu', 'ch12.cu', 'harness.c', 'main.c',
-                     'harness.h'):
+                     'harness.h', 'splice.py', 'stub/ch10.cu', 'stub/ch12.cu'):
             open(os.path.join(d, name), 'w').close()
         r = subprocess.run(['make', '-n', '-C', d] + list(args),
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -48,6 +49,23 @@ class Makefile(unittest.TestCase):
         self.assertIn('-gencode=arch=compute_90a,code=sm_90a', make_n(m, 'ARCH=sm_90'))
         self.assertIn('[ -n "" ]', make_n(m, 'ARCH=sm_86'))
         self.assertIn('[ -n "sm_90a" ]', make_n(m))
+
+
+class Needs(unittest.TestCase):
+    def test_the_labs_gpu(self):
+        M = lambda needs, lab: {'needs': needs, 'lab_needs': lab}
+        self.assertEqual(kit._needs(M('sm_75', 'lab 8, cp.async, sm_80')), 'sm_80')
+        self.assertEqual(kit._needs(M('sm_80', 'lab 9, sm_75')), 'sm_80')
+        self.assertEqual(kit._needs(M('sm_90a', 'lab 6, sm_80')), 'sm_90a')
+        self.assertEqual(kit._needs(M('', 'C')), 'sm_75')
+
+
+class OwnHeaders(unittest.TestCase):
+    def test_the_labs_defines_left_out(self):
+        text = '#define KEEP 1\n#define AX(p) \\\n    ((p) ^ 8)\n#define BX(c) (c)\n#endif'
+        got = kit._without_defines(text, {'AX', 'BX'}, 7).split('\n')
+        self.assertEqual(got, ['#define KEEP 1', '/* AX: lab 7 writes it (ch7.cu) */',
+                               '/* BX: lab 7 writes it (ch7.cu) */', '#endif'])
 
 
 class Write(unittest.TestCase):

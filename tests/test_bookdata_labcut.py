@@ -202,5 +202,37 @@ class Screen(unittest.TestCase):
             self.assertFalse(labcut._called(name, ours), name)
 
 
+class Redefined(unittest.TestCase):
+    def test_a_name_the_stub_overrides_is_the_answer(self):
+        lines = """@file a.nw
+@begin code 0
+@defn Swizzles
+@text #define SW(p) ((p) / 4)
+@end code 0
+@begin code 1
+@defn Layout
+@text #define AT(p) x[SW(p)]
+@end code 1
+@begin code 2
+@defn Lab: Layout
+@text #undef SW
+@nl
+@text #define SW(p) 0
+@nl
+@text #define AT(p) x[0]
+@end code 2
+@file b.nw
+@begin code 3
+@defn Other swizzles
+@text #define SW(p) 1
+@end code 3
+""".split('\n')
+        self.assertEqual(labcut.redefined(lines, {'Layout': 'Lab: Layout'}),
+                         {'Swizzles'})
+        out = labcut.cut(lines, {'Layout': 'Lab: Layout'})
+        self.assertNotIn('@text #define SW(p) ((p) / 4)', out)
+        self.assertIn('@text #define SW(p) 1', out)
+
+
 if __name__ == '__main__':
     unittest.main()

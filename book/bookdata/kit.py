@@ -27,6 +27,33 @@ class KitError(Exception):
     pass
 
 
+def _stub_defines(stub):
+    """The names that the stub's marked lines #define: the lab writes
+    them."""
+    with open(stub) as f:
+        text = f.read()
+    names = set()
+    for region in re.findall(r'your code begins here ---- \*/(.*?)/\* ---- lab',
+                             text, re.S):
+        names |= set(re.findall(r'^\s*#\s*define\s+([A-Za-z_]\w*)', region, re.M))
+    return names
+
+
+def _without_defines(text, names, n):
+    """TEXT (a header of the lab's own chapter) without its #define of
+    each of NAMES, continued lines too: the lab writes them."""
+    out, skip = [], False
+    for line in text.split('\n'):
+        m = re.match(r'\s*#\s*define\s+([A-Za-z_]\w*)', line)
+        if skip or (m and m.group(1) in names):
+            if not skip:
+                out.append('/* %s: lab %d writes it (ch%d.cu) */' % (m.group(1), n, n))
+            skip = line.rstrip().endswith('\\')
+            continue
+        out.append(line)
+    return '\n'.join(out)
+
+
 def _headers(texts, tangle):
     """The headers of tangle/ that texts include, and theirs in turn."""
     seen, todo = [], list(texts)
@@ -76,7 +103,7 @@ arch-ok:
 	@@OK@ || { \
 	  echo "make: lab @N@ needs a GPU of @WANT@; ARCH is $(ARCH)" >&2; exit 2; }
 clean:
-	rm -f $(OBJS) ch@N@
+	rm -f $(OBJS) ch@N@ lab-ch@N@.cu
 .PHONY: arch-ok clean
 """
 
@@ -102,8 +129,11 @@ def _makefile(n, links, needs, libs):
                    '  -gencode=arch=compute_$(subst sm_,,$(TARGET)),'
                    'code=compute_$(subst sm_,,$(TARGET))')
         want = '%s or newer' % needs
-    rules = ''
-    for o in ['ch%d' % n] + links:
+    rules = ('ch%d.o: ch%d.cu stub/ch%d.cu splice.py $(HEADERS)\n'
+             '\tpython3 splice.py ch%d.cu stub/ch%d.cu lab-ch%d.cu\n'
+             '\t$(NVCC) $(NVCCFLAGS) -DBOOK_CHAPTER=%d -c lab-ch%d.cu -o $@\n'
+             % ((n,) * 8))
+    for o in links:
         rules += ('%s.o: %s.cu $(HEADERS)\n'
                   '\t$(NVCC) $(NVCCFLAGS) -DBOOK_CHAPTER=%s -c %s.cu -o $@\n'
                   % (o, o, o[2:], o))
@@ -117,32 +147,104 @@ def _makefile(n, links, needs, libs):
     return out
 
 
-def _readme(n, chunk, kernel, hours, needs, links):
-    plain = chunk.replace('[[', '').replace(']]', '')
+def _needs(m):
+    """The GPU the lab needs: the chapter's (field needs), or a newer
+    one that its field lab_needs names (lab 9's cp.async: sm_80, where
+    the chapter itself runs from sm_75 on, without the lab's kernel)."""
+    best = m['needs'] or 'sm_75'
+    if best.endswith('a'):
+        return best
+    for s in re.findall(r'sm_[0-9]+a?', m['lab_needs']):
+        if s.endswith('a'):
+            return s
+        if int(s[3:]) > int(best[3:]):
+            best = s
+    return best
+
+
+def _readme(n, m, links):
+    """The kit's README: what is in it, how to build and check, how it
+    is graded (the lab's speed from its manifest's field lab_speed)."""
+    import textwrap
+    bare = lambda t: t.replace('[[', '').replace(']]', '').replace('$', '')
+    plain, needs = bare(m['lab']), bare(m['lab_needs'])
+    hours = m['lab_hours']
+    unit = 'hour' if hours == '1' else 'hours'
     earlier = (', and the code of chapters %s, which it calls'
                % ', '.join(l[2:] for l in links)) if links else ''
-    return '''Lab {n}: {plain}
+    speed = m['lab_speed']
+    bar = ('; it passes at a speed of at least %d %% of the chapter\'s own '
+           'kernel, timed in the same grading' % round(100 * float(speed))) \
+        if speed else ''
+    target = _needs(m)
+    also = ('' if not m['lab_also'] else
+            ' The stub also leaves out "%s", which would give the lab away and '
+            'which the lab does not ask for: the kernels that use it stay '
+            'WRONG here, and the grader checks %s alone.'
+            % (bare(m['lab_also']), m['lab_kernel']))
+    arch = ('make builds for %s: the chapter uses instructions that only '
+            'that GPU has.' % target if target.endswith('a') else
+            'make finds your GPU with nvidia-smi (sm_90 where it cannot); make '
+            'ARCH=sm_86 builds for another (%s or newer).' % target)
+    para = lambda t: textwrap.fill(' '.join(t.split()), 72)
+    return '\n\n'.join([
+        'Lab %d: %s' % (n, plain),
+        para('This folder is chapter %d\'s program with the lab\'s chunk left '
+             'for you to write, in %s (ch%d.cu: search for "Lab, chapter %d"; '
+             'write between the two marks), the book\'s harness%s. About %s %s; '
+             'needs: %s.' % (n, m['lab_kernel'], n, n, earlier, hours, unit,
+                             needs)),
+        '    make && ./ch%d --size 256,1111,4096' % n,
+        para('builds ./ch%d and runs every kernel of the chapter\'s table, yours '
+             'among them, at those sizes: each is checked against a float64 '
+             'product (a wrong one says WRONG and the program exits 1) and timed '
+             'beside cuBLAS. ./ch%d --list names the kernels; --kernel NAME runs '
+             'one; -m M -n N -k K any shape (try odd ones: -m 33 -n 31 -k 65); '
+             './ch%d --help says the rest. %s' % (n, n, n, arch)),
+        para('make compiles what the grader will: the lines between the two '
+             'marks of ch%d.cu, and only those, put into the chapter\'s program '
+             'as the book has it (stub/ch%d.cu, by splice.py, the grader\'s own '
+             'rules), in every place the chunk appears. Edits outside the marks '
+             'count for nothing.%s' % (n, n, also)),
+        para('Your grade comes from the book\'s grader, which checks those lines '
+             'at every test shape the book uses (small, prime, thin and padded '
+             'ones), under compute-sanitizer%s. Hand in ch%d.cu as it is.'
+             % (bar, n)),
+    ]) + '\n'
 
-This folder is chapter {n}'s program with the lab's chunk left for you to
-write, in {kernel} (ch{n}.cu: search for "Lab, chapter {n}"), the book's
-harness{earlier}.  About {hours} hours; needs: {needs}.
 
-    make && ./ch{n} --size 256,1111,4096
-
-builds ./ch{n} from these files alone and runs every kernel of the
-chapter's table, yours among them, at those sizes: each is checked
-against a float64 product (a wrong one says WRONG and the program exits
-1) and timed beside cuBLAS.  ./ch{n} --list names the kernels;
---kernel NAME runs one; -m M -n N -k K any shape (try the odd ones:
--m 33 -n 31 -k 65).  ./ch{n} --help says the rest.
-
-Your grade comes from the book's grader, which compiles the lines
-between the two marks of your ch{n}.cu, and only those, into the
-chapter's program and checks them at every test shape, under
-compute-sanitizer, and against the chapter's own kernel's speed: hand
-in ch{n}.cu as it is.
-'''.format(n=n, plain=plain, kernel=kernel, earlier=earlier,
-           hours=hours, needs=needs)
+def _splice_py(root):
+    """splice.py for the kit: the grader's own splice (labcut.splice and
+    what it calls, copied from book/bookdata/labcut.py as it is), so
+    that the kit compiles what the grader will: the lines between the
+    marks, put into the chapter's stub, every place of the chunk."""
+    with open(os.path.join(root, 'book', 'bookdata', 'labcut.py')) as f:
+        src = f.read()
+    body = src[src.index("BEGIN = ': your code begins here"):src.index('\ndef answer(')]
+    return ('#!/usr/bin/env python3\n'
+            '"""splice.py STUDENT STUB OUT: the lines between the marks of\n'
+            'STUDENT put into STUB, every place of the chunk, as the book\'s\n'
+            'grader does (the book\'s book/bookdata/labcut.py); one line and\n'
+            'exit 2 where the lines break its rules."""\n'
+            'import re\nimport sys\n\n' + body.rstrip() + '\n\n\n'
+            'def main(argv):\n'
+            '    if len(argv) != 4:\n'
+            '        sys.stderr.write("usage: splice.py STUDENT STUB OUT\\n")\n'
+            '        return 2\n'
+            '    files = []\n'
+            '    for f in argv[1:3]:\n'
+            '        with open(f, encoding="utf-8", errors="replace") as fh:\n'
+            '            files.append(fh.read().split("\\n"))\n'
+            '    try:\n'
+            '        out = splice(files[0], files[1], argv[1], argv[2])\n'
+            '    except SpliceError as e:\n'
+            '        sys.stderr.write("splice.py: %s\\n" % e)\n'
+            '        return 2\n'
+            '    with open(argv[3], "w", encoding="utf-8") as fh:\n'
+            '        fh.write("\\n".join(out))\n'
+            '    return 0\n\n\n'
+            'if __name__ == "__main__":\n'
+            '    sys.exit(main(sys.argv))\n')
 
 
 def write(n, out, root=ROOT):
@@ -164,6 +266,8 @@ def write(n, out, root=ROOT):
     stub = r.stdout
     if os.path.isdir(out):
         shutil.rmtree(out)
+    elif os.path.exists(out):
+        raise KitError('%s is a file, not a folder' % out)
     os.makedirs(out)
     texts = [stub]
     for f in ['%s.cu' % l for l in links] + ['harness.c', 'main.c']:
@@ -173,13 +277,24 @@ def write(n, out, root=ROOT):
         shutil.copyfile(p, os.path.join(out, f))
         with open(p) as fh:
             texts.append(fh.read())
+    own = set(m.words('roots'))
+    lab_defines = _stub_defines(os.path.join(tangle, 'ch%d-lab.cu' % n))
     for h in _headers(texts, tangle):
-        shutil.copyfile(os.path.join(tangle, h), os.path.join(out, h))
+        with open(os.path.join(tangle, h)) as f:
+            text = f.read()
+        if h in own:
+            text = _without_defines(text, lab_defines, n)
+        with open(os.path.join(out, h), 'w') as f:
+            f.write(text)
     with open(os.path.join(out, 'ch%d.cu' % n), 'w') as f:
         f.write(stub)
+    os.makedirs(os.path.join(out, 'stub'))
+    shutil.copyfile(os.path.join(tangle, 'ch%d-lab.cu' % n),
+                    os.path.join(out, 'stub', 'ch%d.cu' % n))
+    with open(os.path.join(out, 'splice.py'), 'w') as f:
+        f.write(_splice_py(root))
     with open(os.path.join(out, 'Makefile'), 'w') as f:
-        f.write(_makefile(n, links, m['needs'] or 'sm_75', m['libs']))
+        f.write(_makefile(n, links, _needs(m), m['libs']))
     with open(os.path.join(out, 'README'), 'w') as f:
-        f.write(_readme(n, m['lab'], m['lab_kernel'], m['lab_hours'],
-                        m['lab_needs'], links))
+        f.write(_readme(n, m, links))
     return sorted(os.listdir(out))

@@ -80,6 +80,37 @@ def pieces(lines, lab):
     return inside - set(lab)
 
 
+def redefined(lines, lab):
+    """The chunks, in a lab chunk's own file, that #define a name its
+    stub #undefs and #defines again: the stub sets it to nothing that
+    works (chapter 7's swizzles, 0), so the chapter's own definition is
+    the answer, even where a header for later chapters uses it."""
+    files, where, bodies, cur = {}, None, {}, None
+    for l in lines:
+        if l.startswith('@file '):
+            where = l[len('@file '):]
+        elif l.startswith('@defn '):
+            cur = l[len('@defn '):]
+            files.setdefault(cur, where)
+            bodies.setdefault(cur, [])
+        elif l.startswith('@end code'):
+            cur = None
+        elif cur is not None and l.startswith('@text '):
+            bodies[cur].append(l[len('@text '):])
+    def directive(c, d):
+        return set(re.findall(r'^\s*#\s*%s\s+([A-Za-z_]\w*)' % d,
+                              '\n'.join(bodies.get(c, ())), re.M))
+    defines = lambda c: directive(c, 'define')
+    out = set()
+    for name, stub in lab.items():
+        names = defines(stub) & directive(stub, 'undef')
+        for c in bodies:
+            if c not in lab and c not in lab.values() and names & defines(c) \
+                    and files.get(c) == files.get(name):
+                out.add(c)
+    return out
+
+
 def cut(lines, lab):
     """The markup lines with each lab chunk's body replaced by its stub's
     (lab: {lab chunk: stub chunk}).  ValueError when a lab's stub is not
@@ -89,7 +120,7 @@ def cut(lines, lab):
         if name in bodies and stub not in bodies:
             raise ValueError('labcut: the lab chunk <<%s>> has no stub '
                              '<<%s>>' % (name, stub))
-    part = pieces(lines, lab)
+    part = pieces(lines, lab) | redefined(lines, lab)
     out, skip, done = [], False, set()
     for l in lines:
         if l.startswith('@defn '):
