@@ -94,12 +94,12 @@ ifeq ($(DRY_RUN),)
 all:
 	@n=$$(cat build/book.missing 2> /dev/null); [ "$${n:-0}" = 0 ] \
 	  || echo "make: $$n figures of the book are not in $(RESULTS) (not measured on that GPU): each is marked [not measured]"
-	@echo "make: the book is build/book.pdf and build/book.html (its syllabus build/syllabus.pdf); the programs are ./$(firstword $(HARNESS_BINS)) ... ./$(lastword $(HARNESS_BINS)) (make help lists the goals)"
+	@echo "make: the book is build/book.pdf and build/html/index.html (on one page: build/book.html; its syllabus: build/syllabus.pdf); the programs are ./$(firstword $(HARNESS_BINS)) ... ./$(lastword $(HARNESS_BINS)) (make help lists the goals)"
 endif
 
 help:
 	@echo 'make                 the programs ./ch0 ... ./chN and the book,'
-	@echo '                     build/book.pdf and build/book.html'
+	@echo '                     build/book.pdf and build/html/index.html (and build/book.html)'
 	@echo 'make chapterN        just ./chN (and its other programs)'
 	@echo 'make test            the tests (those that need a GPU run where one is)'
 	@echo 'make bench           measure every chapter on this GPU -> results/<gpu>/'

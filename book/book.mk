@@ -46,7 +46,7 @@ BOOK_PANDOC   := pandoc -f latex -t html5 -s --toc --toc-depth=2 \
   --metadata=lang:en
 
 .PHONY: book book-pdf book-html book-clean book-shots instructor course syllabus
-book: build/book.pdf build/book.html build/syllabus.pdf
+book: build/book.pdf build/book.html build/html/index.html build/syllabus.pdf
 syllabus: build/syllabus.pdf
 instructor: build/instructor.pdf build/instructor.html
 course: build/course.pdf
@@ -252,6 +252,16 @@ build/book.html: build/html/book.tex book/html.lua book/book.css book/meta.tex \
 	$(say) PANDOC $@
 	$(Q)$(BOOK_PANDOC) build/html/book.tex -o $@.tmp
 	$(Q)mv $@.tmp $@
+
+# The book as a website (bookdata site): build/html/index.html and a page
+# per chapter and appendix, made from pandoc's HTML of the whole book with
+# its sections marked and its figures left as files.
+SITE_PANDOC := $(subst --self-contained,--section-divs,$(BOOK_PANDOC))
+build/html/index.html: build/html/book.tex book/html.lua book/book.css book/meta.tex \
+    book/bookdata/site.py book/tools/c-words $(BOOK_FIGS:=.svg) | $(TOOLS_STAMP)
+	$(say) SITE $@
+	$(Q)$(SITE_PANDOC) build/html/book.tex -o build/site-src.html
+	$(Q)$(BOOKDATA) site build/site-src.html build/html build/fig book/book.css > /dev/null
 
 # Screenshots of the HTML book in headless Chromium, to look at (not part
 # of the build): a chapter opening, a section of code, a figure, the back

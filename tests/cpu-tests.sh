@@ -742,6 +742,97 @@ test_instructor() {
 # The HTML book against the PDF: every internal link lands, sections and
 # cross-references carry the PDF's numbers, and every chunk footer and
 # index entry of noweb's cross-referencer is there.
+# The book as a website (build/html/, bookdata site): a page per chapter
+# and appendix, every link and figure found on its page, no page over
+# 1 MB, anchors named by content (none numbered by position), which stay
+# the same when a section and a chunk are added to an earlier chapter,
+# and dark mode.  In headless Chromium, where it is installed: the
+# search finds chapter 9's cp.async, a link from chapter 9 lands on its
+# target in chapter 8, no script error, and at 390 px (the root that
+# wide, the phone's layout) nothing reaches past the page's edge but
+# inside its own scrolling box.
+test_site() {
+    local d=build/html out bad="" n p
+    [ -f "$d/index.html" ] || { fail "the website: build/html/index.html" "missing"; return; }
+    for n in $CHAPTERS; do [ -f "$d/ch$n.html" ] || bad="$bad no ch$n.html;"; done
+    out=$(python3 - "$d" <<'PY' 2>&1
+import os, re, sys
+sys.path.insert(0, 'book')
+from bookdata import site
+d = sys.argv[1]
+pages = sorted(f for f in os.listdir(d) if f.endswith('.html'))
+ids = {p: set(re.findall(r'\bid="([^"]*)"', open(os.path.join(d, p)).read())) for p in pages}
+bad = []
+for p in pages:
+    t = open(os.path.join(d, p)).read()
+    if len(t) > 1 << 20:
+        bad.append('%s: %d bytes' % (p, len(t)))
+    for h in re.findall(r'(?:href|src)="([^"]*)"', t):
+        if re.match(r'[a-z]+:', h):
+            continue
+        f, _, frag = h.partition('#')
+        f = f.split('?')[0] or p
+        if not os.path.exists(os.path.join(d, f)):
+            bad.append('%s: %s: no such file' % (p, h))
+        elif frag and f in ids and frag not in ids[f]:
+            bad.append('%s: %s: no such anchor' % (p, h))
+    bad += ['%s: id %s by position' % (p, i) for i in ids[p] if re.match(r'chunk-[0-9]+$', i)]
+# a section and a chunk added to chapter 1: chapter 9's anchors stay
+src = open(os.path.join('build', 'site-src.html')).read()
+i = src.index('<section id="ch:1"')
+i = src.index('</h1>', i) + len('</h1>')
+added = ('<section id="measured" class="level2"><h2>Measured</h2>'
+         '<div class="chunk" id="chunk-1"><div class="chunk-head"><span class="tag">1</span> '
+         '<span class="cn">The serial CPU version</span></div></div></section>')
+with open('/tmp/site-added.html', 'w') as f:
+    f.write(src[:i] + added + src[i:])
+import tempfile
+with tempfile.TemporaryDirectory() as o:
+    site.build('/tmp/site-added.html', o, os.path.join('build', 'fig'), 'book/book.css')
+    again = set(re.findall(r'\bid="([^"]*)"', open(os.path.join(o, 'ch9.html')).read()))
+    if again != ids['ch9.html']:
+        bad.append('ch9.html: anchors moved when chapter 1 grew: %s'
+                   % sorted(again ^ ids['ch9.html'])[:5])
+os.remove('/tmp/site-added.html')
+if 'prefers-color-scheme: dark' not in open(os.path.join(d, 'book.css')).read():
+    bad.append('book.css: no dark mode')
+for b in bad[:10]:
+    print(b)
+PY
+)
+    [ -n "$out" ] && bad="$bad"$'\n'"$out"
+    [ -z "$bad" ] && ok "the website: a page per chapter, every link and figure found, anchors by content that stay when an earlier chapter grows, dark mode" \
+        || fail "the website: a page per chapter, every link and figure found, anchors by content that stay when an earlier chapter grows, dark mode" "$bad"
+    local cr
+    cr=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+    if [ -z "$cr" ]; then skip "the website in a browser: no headless Chromium here (apt-get install chromium)"; return; fi
+    local w=$tmp/site-browse bad="" link target got
+    rm -rf "$w"; cp -r "$d" "$w"
+    browse() {   # PAGE[?QUERY][#FRAGMENT]: its DOM after its scripts, errors in $w/err
+        timeout 60 "$cr" --headless --no-sandbox --disable-gpu --window-size=500,900 \
+            --enable-logging=stderr --v=0 --dump-dom "file://$(cd "$w" && pwd)/$1" 2> "$w/err"
+    }
+    # the search
+    got=$(browse 'search.html?q=cp.async')
+    grep -q 'href="ch9.html#' <<< "$got" || bad="$bad"$'\n'"the search for cp.async found no section of ch9.html"
+    grep -q 'Uncaught' "$w/err" && bad="$bad"$'\n'"the search page: $(grep -m 1 Uncaught "$w/err")"
+    # a link from chapter 9 into chapter 8 lands on its target
+    link=$(grep -o 'href="ch8.html#[^"]*"' "$w/ch9.html" | head -1 | sed 's/^href="//; s/"$//')
+    target=${link#*#}
+    sed -i 's|</body>|<script>addEventListener("load", function () { document.body.setAttribute("data-target", (document.querySelector(":target") \|\| {}).id \|\| "none") })</script></body>|' "$w/ch8.html"
+    got=$(browse "$link" | grep -o 'data-target="[^"]*"')
+    [ -n "$link" ] && [ "$got" = "data-target=\"$target\"" ] \
+        || bad="$bad"$'\n'"the link $link from ch9.html landed on $got"
+    # at 390 px
+    for p in index.html ch7.html ch9.html ch14.html app-harness.html subject-index.html search.html; do
+        sed -i 's|</body>|<script>document.documentElement.style.width="390px";var r=[];document.querySelectorAll("body *").forEach(function(e){var q=e.parentElement;while(q){var o=getComputedStyle(q).overflowX;if(o!="visible")return;q=q.parentElement}if(e.getBoundingClientRect().right>391)r.push(e.tagName+" "+(e.textContent\|\|"").slice(0,30))});document.body.setAttribute("data-wide",r.length?r.slice(0,3).join(" / "):"none")</script></body>|' "$w/$p"
+        got=$(browse "$p" | grep -o 'data-wide="[^"]*"')
+        [ "$got" = 'data-wide="none"' ] || bad="$bad"$'\n'"$p at 390 px: past the edge: $got"
+    done
+    [ -z "$bad" ] && ok "the website in headless Chromium: the search finds cp.async in chapter 9, a link lands on its target, nothing past the edge at 390 px" \
+        || fail "the website in headless Chromium: the search finds cp.async in chapter 9, a link lands on its target, nothing past the edge at 390 px" "$bad"
+}
+
 test_html() {
     local h=build/book.html t=build/tex bad
     [ -s "$h" ] && [ -s "$t/book.aux" ] || { fail "the HTML book can be checked" \
@@ -2067,6 +2158,7 @@ lane_programs() {
 lane_book() {
     want book && test_book
     want book && test_html
+    want book && test_site
     want book && test_frontback
     want book && test_book_commands
     want book && test_pdf_chunks

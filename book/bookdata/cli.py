@@ -33,6 +33,8 @@ USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
   bookdata kit N DIR               lab N's kit for a student in DIR: its
                                    stub, the harness, the earlier
                                    chapters' code it links, a Makefile
+  bookdata site SRC OUT FIGS CSS    the book as a website in OUT (a page
+                                   per chapter) from pandoc's HTML SRC
   bookdata columns [RESULTS...]    the results files' columns, from the
                                    programs that write them; with folders,
                                    check their files' headers against them
@@ -148,6 +150,20 @@ def cmd_kit(args):
     except kit.KitError as e:
         raise Usage('kit: %s' % e)
     print('bookdata: wrote %s: %s' % (args[1], ' '.join(files)))
+    return 0
+
+
+def cmd_site(args):
+    from . import site
+    _need(args, 4, 'site SRC OUT FIGS CSS')
+    for f in (args[0], args[3]):
+        if not os.path.exists(f):
+            raise Usage('site: %s: no such file' % f)
+    try:
+        pages = site.build(*args[:4])
+    except site.SiteError as e:
+        raise Usage('site: %s' % e)
+    print('bookdata: wrote %s: %d pages' % (args[1], len(pages)))
     return 0
 
 
@@ -340,6 +356,7 @@ COMMANDS = {
     'manifest': cmd_manifest,
     'codehash': cmd_codehash,
     'kit': cmd_kit,
+    'site': cmd_site,
     'fresh-results': lambda a: print(code.fresh_results()) or 0,
     'answers': cmd_answers,
     'readme': cmd_readme,

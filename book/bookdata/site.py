@@ -1,0 +1,336 @@
+"""The book as a website: build/html/, a page per chapter and appendix.
+
+build(src, out, figs, css) reads pandoc's HTML of the whole book (made
+with --section-divs and without --self-contained, so that its figures
+stay files) and writes into folder out:
+
+  index.html      the title page and the contents
+  P.html          a page for each chapter, appendix and index of the back
+                  matter (chapter 3: ch3.html, appendix app:harness:
+                  app-harness.html), each with the sidebar of contents,
+                  previous and next, and a search box
+  search.html     the search, which runs in the browser from
+  search-index.js the text of every section (no server, file:// too)
+  fig/            the figures (figs/*.svg), as files
+  book.css        the book's style (css), then site.css's: the sidebar,
+                  dark mode, the phone layout
+
+Anchors are named by content, so that a link stays good when text is
+added elsewhere: a section with a label keeps it (ch:3, sec:timing), any
+other is its title's slug, made unique within its page alone; a chunk is
+its name's slug, with -2, -3 for the definitions that continue it
+(chunk-43 would move whenever a chunk is added before it).  Every link is
+rewritten to the page that holds its target.  Returns the pages written.
+"""
+import html
+import json
+import os
+import re
+import shutil
+
+_SECTION = re.compile(r'<section\b[^>]*>|</section>')
+_ID = re.compile(r'\bid="([^"]*)"')
+
+
+class SiteError(Exception):
+    pass
+
+
+def slug(text):
+    t = html.unescape(re.sub(r'<[^>]*>', '', text)).lower()
+    t = re.sub(r'[^a-z0-9]+', '-', t).strip('-')
+    return t or 'section'
+
+
+def page_name(sid):
+    """ch:3 -> ch3, app:harness -> app-harness, preface -> preface."""
+    if sid.startswith('ch:'):
+        return 'ch' + sid[3:]
+    return slug(sid.replace(':', '-'))
+
+
+def _top_sections(body):
+    """[(id, start, end)] of the level-1 sections of BODY, in order."""
+    out, depth, start, sid = [], 0, 0, None
+    for m in _SECTION.finditer(body):
+        if m.group(0).startswith('</'):
+            depth -= 1
+            if depth == 0:
+                out.append((sid, start, m.end()))
+        else:
+            if depth == 0:
+                start = m.start()
+                sid = _ID.search(m.group(0)).group(1)
+            depth += 1
+    return out
+
+
+def _heading(text, tag):
+    m = re.search(r'<%s\b[^>]*>(.*?)</%s>' % (tag, tag), text, re.S)
+    if not m:
+        return ''
+    return re.sub(r'<span class="header-section-number">.*?</span>', '',
+                  m.group(1), flags=re.S).strip()
+
+
+def _plain(text):
+    t = re.sub(r'<(pre|nav|math)\b.*?</\1>', ' ', text, flags=re.S)
+    t = re.sub(r'<div class="chunk-foot">.*?</div>\s*</div>', ' ', t, flags=re.S)
+    t = html.unescape(re.sub(r'<[^>]*>', ' ', t))
+    return re.sub(r'\s+', ' ', t).strip()
+
+
+def _new_ids(pages):
+    """{old id: new id} for the sections without a label and the chunks."""
+    new = {}
+    # chunks: their name's slug; a continuation -2, -3 in book order
+    seen = {}
+    for _, _, text in pages:
+        for m in re.finditer(r'<div class="chunk" id="(chunk-[0-9]+)">\s*'
+                             r'<div class="chunk-head">.*?<span class="cn">(.*?)</span>',
+                             text, re.S):
+            s = 'chunk-' + slug(m.group(2))
+            seen[s] = seen.get(s, 0) + 1
+            new[m.group(1)] = s if seen[s] == 1 else '%s-%d' % (s, seen[s])
+    # sections: a label stays, a title's slug is unique within its page
+    for _, _, text in pages:
+        taken = set(_ID.findall(text))
+        used = {}
+        for m in re.finditer(r'<section id="([^"]*)" class="level([2-6])[^"]*"[^>]*>\s*'
+                             r'(<h[2-6][^>]*>.*?</h[2-6]>)', text, re.S):
+            old = m.group(1)
+            if ':' in old:
+                continue
+            base = slug(_heading(m.group(3), 'h' + m.group(2)))
+            used[base] = used.get(base, 0) + 1
+            s = base if used[base] == 1 else '%s-%d' % (base, used[base])
+            while s in taken and s != old:
+                s += '-'
+            new[old] = s
+    return new
+
+
+_CSS = '''
+/* The site's layout (build/html/), after the book's style. */
+:root { --bg: #fff; --fg: #222; --muted: #666; --code: #f7f7f4; --rule: #ccc;
+        --link: #1a4f8b; --side: #f4f4f1; }
+@media (prefers-color-scheme: dark) {
+  :root { --bg: #1b1c1e; --fg: #ddd; --muted: #aaa; --code: #26282b; --rule: #444;
+          --link: #8ab4f0; --side: #222427; }
+  .kw { color: #8fb0ff; } .cuda { color: #e09be0; } .co { color: #9ac47a; }
+  .pp { color: #f08a7a; } .st { color: #d6b38a; }
+  figure img { background: #fff; }
+}
+body { max-width: none; margin: 0; padding: 0; background: var(--bg); color: var(--fg); }
+a { color: var(--link); }
+.chunk-code { background: var(--code); border-left-color: var(--rule); }
+.chunk-foot, .chunk-head .tag { color: var(--muted); }
+h1 { border-bottom-color: var(--rule); }
+#sidebar { position: fixed; top: 0; left: 0; bottom: 0; width: 17em; overflow-y: auto;
+           background: var(--side); border-right: 1px solid var(--rule);
+           padding: 1em; font: 14px/1.4 Helvetica, Arial, sans-serif; box-sizing: border-box; }
+#sidebar ol { list-style: none; padding-left: 0; margin: 0.5em 0; }
+#sidebar ol ol { padding-left: 1em; font-size: 0.95em; }
+#sidebar li { margin: 0.15em 0; }
+#sidebar .here > a { font-weight: bold; }
+#sidebar form input { width: 100%; box-sizing: border-box; font-size: 14px; padding: 0.2em; }
+main { max-width: 46em; margin: 0 auto 0 19em; padding: 1em 1.5em 3em; }
+nav.pages { display: flex; justify-content: space-between; gap: 1em;
+            font: 14px/1.4 Helvetica, Arial, sans-serif; margin: 1em 0; }
+pre, table { display: block; overflow-x: auto; max-width: 100%; }
+pre code { white-space: pre; }
+table { width: max-content; }
+figure img { height: auto; }
+math { max-width: 100%; overflow-x: auto; }
+math[display="block"] { display: block; }
+p code, li code, td code, figcaption code, caption code { overflow-wrap: anywhere; }
+main p, main li, figcaption { overflow-wrap: break-word; }
+#results li { margin: 0.8em 0; }
+#results .where { color: var(--muted); font-size: 0.9em; }
+@media (max-width: 60em) {
+  #sidebar { position: static; width: auto; border-right: none;
+             border-bottom: 1px solid var(--rule); max-height: 40vh; }
+  main { margin: 0 auto; padding: 0.5em 0.8em 2em; }
+}
+'''
+
+_SEARCH_JS = r'''// The book's search: SEARCH_INDEX (search-index.js) holds the text of
+// every section; a query's words must all appear, in its title or text.
+(function () {
+  var q = new URLSearchParams(location.search).get('q') || '';
+  var box = document.getElementById('q');
+  if (box) box.value = q;
+  var out = document.getElementById('results');
+  var words = q.toLowerCase().split(/\s+/).filter(function (w) { return w; });
+  if (!out || !words.length) return;
+  var hits = [];
+  SEARCH_INDEX.forEach(function (e) {
+    var t = e.t.toLowerCase(), x = e.x.toLowerCase(), score = 0;
+    for (var i = 0; i < words.length; i++) {
+      var inT = t.indexOf(words[i]) >= 0, at = x.indexOf(words[i]);
+      if (!inT && at < 0) return;
+      score += (inT ? 10 : 0) + (at >= 0 ? 1 : 0);
+    }
+    hits.push([score, e]);
+  });
+  hits.sort(function (a, b) { return b[0] - a[0]; });
+  document.getElementById('count').textContent =
+    hits.length + (hits.length === 1 ? ' section' : ' sections') + ' hold "' + q + '"';
+  hits.slice(0, 50).forEach(function (h) {
+    var e = h[1], li = document.createElement('li'), a = document.createElement('a');
+    a.href = e.p + '#' + e.a;
+    a.textContent = e.t;
+    li.appendChild(a);
+    var at = e.x.toLowerCase().indexOf(words[0]);
+    var s = document.createElement('div');
+    s.className = 'where';
+    s.textContent = e.c + (at >= 0 ? ': ...' + e.x.slice(Math.max(0, at - 60), at + 100) + '...' : '');
+    li.appendChild(s);
+    out.appendChild(li);
+  });
+})();
+'''
+
+_PAGE = '''<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8" />
+<meta name="viewport" content="width=device-width, initial-scale=1.0" />
+<title>%(title)s</title>
+<link rel="stylesheet" href="book.css" />
+</head>
+<body>
+<nav id="sidebar">
+<a href="index.html">%(book)s</a>
+<form action="search.html"><input id="%(boxid)s" name="q" placeholder="Search the book" /></form>
+%(toc)s
+</nav>
+<main>
+%(pages)s
+%(content)s
+%(pages)s
+</main>
+%(scripts)s</body>
+</html>
+'''
+
+
+def build(src, out, figs, css):
+    with open(src, encoding='utf-8') as f:
+        text = f.read()
+    i, j = text.find('<body>'), text.rfind('</body>')
+    if i < 0 or j < 0:
+        raise SiteError('%s: no <body>' % src)
+    body = text[i + len('<body>'):j]
+    title_m = re.search(r'<title>(.*?)</title>', text, re.S)
+    book = re.sub(r'\s+', ' ', title_m.group(1)).split(':')[0].strip() if title_m else 'The book'
+    header = re.search(r'<header id="title-block-header">.*?</header>', body, re.S)
+    math_head = ''
+    top = _top_sections(body)
+    if not top:
+        raise SiteError('%s: no sections (pandoc --section-divs?)' % src)
+    pages = []                                  # (name, title, text)
+    for sid, a, b in top:
+        sec = body[a:b]
+        # (a title as text: an appendix's holds a link to its chapter)
+        pages.append((page_name(sid),
+                      re.sub(r'<[^>]*>', '', _heading(sec, 'h1')).strip(), sec))
+    names = [p[0] for p in pages]
+    if len(set(names)) != len(names):
+        raise SiteError('two sections make one page: %s' % names)
+    new = _new_ids(pages)
+    where = {}
+    for name, _, sec in pages:
+        for old in _ID.findall(sec):
+            where.setdefault(old, name)
+    # the contents: every page, and each page's sections of level 2
+    toc_pages = []
+    for name, title, sec in pages:
+        subs = []
+        for m in re.finditer(r'<section id="([^"]*)" class="level2[^"]*"[^>]*>\s*(<h2[^>]*>.*?</h2>)',
+                             sec, re.S):
+            subs.append((new.get(m.group(1), m.group(1)),
+                         re.sub(r'<[^>]*>', '', _heading(m.group(2), 'h2')).strip()))
+        toc_pages.append((name, title, subs))
+
+    def toc(here):
+        li = []
+        for name, title, subs in toc_pages:
+            inner = ''
+            if name == here and subs:
+                inner = '<ol>%s</ol>' % ''.join(
+                    '<li><a href="#%s">%s</a></li>' % (a, t) for a, t in subs)
+            li.append('<li%s><a href="%s.html">%s</a>%s</li>'
+                      % (' class="here"' if name == here else '', name, title, inner))
+        return '<ol>%s</ol>' % '\n'.join(li)
+
+    def relink(sec, here):
+        def href(m):
+            old = m.group(1)
+            tgt = new.get(old, old)
+            page = where.get(old)
+            if page is None or page == here:
+                return 'href="#%s"' % tgt
+            return 'href="%s.html#%s"' % (page, tgt)
+        sec = re.sub(r'href="#([^"]*)"', href, sec)
+        sec = _ID.sub(lambda m: 'id="%s"' % new.get(m.group(1), m.group(1)), sec)
+        return re.sub(r'<img src="([^"/]*)"', r'<img src="fig/\1"', sec)
+
+    if os.path.isdir(out):
+        # (the pages of an earlier build, not its source)
+        for f in os.listdir(out):
+            p = os.path.join(out, f)
+            if (f.endswith('.html') and os.path.abspath(p) != os.path.abspath(src)) \
+                    or f in ('search-index.js', 'search.js', 'fig'):
+                shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)
+    os.makedirs(os.path.join(out, 'fig'), exist_ok=True)
+    for m in re.finditer(r'<img src="([^"/]*)"', body):
+        f = os.path.join(figs, m.group(1))
+        if not os.path.exists(f):
+            raise SiteError('figure %s is missing' % f)
+        shutil.copyfile(f, os.path.join(out, 'fig', m.group(1)))
+    with open(css, encoding='utf-8') as f:
+        style = f.read()
+    with open(os.path.join(out, 'book.css'), 'w', encoding='utf-8') as f:
+        f.write(style + _CSS)
+
+    def write(name, title, content, prev=None, nxt=None, scripts='', boxid='q-side'):
+        nav = '<nav class="pages"><span>%s</span><span>%s</span></nav>' % (
+            '&larr; <a href="%s.html">%s</a>' % prev if prev else '',
+            '<a href="%s.html">%s</a> &rarr;' % nxt if nxt else '')
+        page = _PAGE % {'title': '%s: %s' % (re.sub(r'<[^>]*>', '', title), book),
+                        'book': book, 'toc': toc(name), 'pages': nav,
+                        'content': content, 'scripts': scripts, 'boxid': boxid}
+        with open(os.path.join(out, name + '.html'), 'w', encoding='utf-8') as f:
+            f.write(page)
+
+    index = []
+    for k, (name, title, sec) in enumerate(pages):
+        prev = (pages[k - 1][0], pages[k - 1][1]) if k else None
+        nxt = (pages[k + 1][0], pages[k + 1][1]) if k + 1 < len(pages) else None
+        content = relink(sec, name)
+        write(name, title, content, prev, nxt)
+        # the search index: the page's opening, then each of its sections
+        parts = re.split(r'(?=<section id="[^"]*" class="level[23])', content)
+        for part in parts:
+            m = re.match(r'<section id="([^"]*)" class="level([23])[^"]*"[^>]*>\s*(<h[23][^>]*>.*?</h[23]>)',
+                         part, re.S)
+            anchor = m.group(1) if m else re.match(r'<section id="([^"]*)"', content).group(1)
+            head = _heading(m.group(3), 'h' + m.group(2)) if m else title
+            index.append({'p': name + '.html', 'a': anchor,
+                          't': html.unescape(re.sub(r'<[^>]*>', '', head)),
+                          'c': html.unescape(re.sub(r'<[^>]*>', '', title)),
+                          'x': _plain(part)})
+    cover = (header.group(0) if header else '<h1>%s</h1>' % book) + \
+        '<h2>Contents</h2>' + toc(None)
+    write('index', book, cover, None, (pages[0][0], pages[0][1]))
+    with open(os.path.join(out, 'search-index.js'), 'w', encoding='utf-8') as f:
+        f.write('var SEARCH_INDEX = ' + json.dumps(index, ensure_ascii=False) + ';\n')
+    with open(os.path.join(out, 'search.js'), 'w', encoding='utf-8') as f:
+        f.write(_SEARCH_JS)
+    search = ('<h1>Search</h1><form action="search.html"><input id="q" name="q" '
+              'size="40" /> <button>Search</button></form><p id="count"></p>'
+              '<ol id="results"></ol>')
+    write('search', 'Search', search, None, None,
+          '<script src="search-index.js"></script>\n<script src="search.js"></script>\n')
+    return ['index.html', 'search.html'] + [n + '.html' for n in names]
