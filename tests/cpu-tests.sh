@@ -1558,7 +1558,7 @@ assert d["file"].endswith("/ch2.cu"), d' \
     then ok "make lab$n compiles only the lines between the lab's marks, in the book's stub"
     else fail "make lab$n compiles only the lines between the lab's marks, in the book's stub" "$(tail -3 "$tmp/out")"; fi
     cp "$tmp/lab-file" "$d/ch$n.cu"
-    awk -v l="#include \"../tangle/ch$n.cu\"" '{ print } !done && /your code begins here/ { print l; done = 1 }' \
+    awk -v l="#include \"../tangle/ch$n.cu\"" '{ print } !done && /---- lab .*: your code begins here ----/ { print l; done = 1 }' \
         "$tmp/lab-file" > "$d/ch$n.cu"
     make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1; rc=$?
     ./lab$n --json "$tmp/inc.json" > "$tmp/out2" 2>&1; rc2=$?
@@ -1569,14 +1569,14 @@ d = json.load(open(sys.argv[1])); assert d["verdict"] == "wrong" and d["exit"] =
     then ok "make lab$n refuses an #include among the lab's lines, and ./lab$n grades it wrong"
     else fail "make lab$n refuses an #include among the lab's lines, and ./lab$n grades it wrong" "exit $rc: $(cat "$tmp/out"); exit $rc2: $(cat "$tmp/out2")"; fi
     # nor a macro that would rewrite the book's code after the lab's
-    awk '{ print } !done && /your code begins here/ { print "#define run_coalesced run_naive"; done = 1 }' \
+    awk '{ print } !done && /---- lab .*: your code begins here ----/ { print "#define run_coalesced run_naive"; done = 1 }' \
         "$tmp/lab-file" > "$d/ch$n.cu"
     make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1; rc=$?
     if [ $rc != 0 ] && [ ! -e build/lab/ch$n ] && grep -q "may not use #define run_coalesced" "$tmp/out"
     then ok "make lab$n refuses a #define among the lab's lines that its stub does not define"
     else fail "make lab$n refuses a #define among the lab's lines that its stub does not define" "exit $rc: $(cat "$tmp/out")"; fi
     cp "$tmp/lab-file" "$d/ch$n.cu"
-    awk '{ print } !done && /your code begins here/ { print "this does not compile;"; done = 1 }' \
+    awk '{ print } !done && /---- lab .*: your code begins here ----/ { print "this does not compile;"; done = 1 }' \
         "$tmp/lab-file" > "$d/ch$n.cu"
     make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1; rc=$?
     ./lab$n > "$tmp/out2" 2>&1; rc2=$?

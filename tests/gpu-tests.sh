@@ -328,7 +328,7 @@ gpu_lab_attacks() {
     answer 2 | sed 's/if (row < m \&\& col < n) {/if (row < m \&\& col < ldc) {/' > "$d/f"
     grep -q "col < ldc" "$d/f" || bad="$bad"$'\n'"lab2: could not plant the padding write"
     attack 2 "a kernel guarded by col < ldc (it writes C's padding)" "$d/f"
-    answer 3 | awk -v l='#include "../tangle/ch3.cu"' '{ print } !done && /your code begins here/ { print l; done = 1 }' > "$d/f"
+    answer 3 | awk -v l='#include "../tangle/ch3.cu"' '{ print } !done && /---- lab .*: your code begins here ----/ { print l; done = 1 }' > "$d/f"
     attack 3 "the chapter's code #included" "$d/f"
     answer 1 | before_end 'static void go(void) { cublas_sgemm(1, 1, 1, 1.0f, 0, 1, 0, 1, 0.0f, 0, 1); } static void (*keep)(void) __attribute__((used)) = go;' > "$d/f"
     attack 1 "cuBLAS called beside the kernel" "$d/f"
