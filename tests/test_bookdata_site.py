@@ -60,6 +60,10 @@ class Site(unittest.TestCase):
         _, read = self.build('<section id="measured-9" class="level2"><h2>Measured</h2></section>')
         self.assertEqual(set(re.findall(r'id="([^"]*)"', read('ch2.html'))), ids)
 
+    def test_alt_text_without_tex(self):
+        self.assertEqual(site.alt_text(r'A 64\times 8 tile of C_{ij}, \mathit{ldc}'),
+                         'A 64\u00d78 tile of C_ij, ldc')
+
     def test_names(self):
         self.assertEqual(site.page_name('ch:12'), 'ch12')
         self.assertEqual(site.page_name('app:ch10-host'), 'app-ch10-host')

@@ -80,6 +80,19 @@ def _plain(text):
     return re.sub(r'\s+', ' ', t).strip()
 
 
+_TEX = {'times': '\u00d7', 'oplus': '\u2295', 'cdot': '\u00b7', 'le': '\u2264',
+        'ge': '\u2265', 'approx': '\u2248', 'lfloor': '\u230a', 'rfloor': '\u230b',
+        'bmod': ' mod ', 'alpha': '\u03b1', 'beta': '\u03b2', 'ldots': '...'}
+
+
+def alt_text(alt):
+    """A figure's alt text without the TeX of its caption's math:
+    64\\times 8 reads 64\u00d78, C_{ij} reads C_ij, \\mathit{ldc} ldc."""
+    t = re.sub(r'\\\\|\\,|\\ ', ' ', alt)
+    t = re.sub(r'\\([A-Za-z]+)\s*', lambda m: _TEX.get(m.group(1), ''), t)
+    return re.sub(r'[{}$]', '', t)
+
+
 def _new_ids(pages):
     """{old id: new id} for the sections without a label and the chunks."""
     new = {}
@@ -274,6 +287,8 @@ def build(src, out, figs, css):
             return 'href="%s.html#%s"' % (page, tgt)
         sec = re.sub(r'href="#([^"]*)"', href, sec)
         sec = _ID.sub(lambda m: 'id="%s"' % new.get(m.group(1), m.group(1)), sec)
+        sec = re.sub(r'(<img [^>]*\balt=")([^"]*)"',
+                     lambda m: m.group(1) + alt_text(m.group(2)) + '"', sec)
         return re.sub(r'<img src="([^"/]*)"', r'<img src="fig/\1"', sec)
 
     if os.path.isdir(out):
