@@ -146,6 +146,7 @@ h1 { border-bottom-color: var(--rule); }
 #sidebar ol ol { padding-left: 1em; font-size: 0.95em; }
 #sidebar li { margin: 0.15em 0; }
 #sidebar .here > a { font-weight: bold; }
+#sidebar summary { cursor: pointer; margin-top: 0.5em; color: var(--muted); }
 #sidebar form input { width: 100%; box-sizing: border-box; font-size: 14px; padding: 0.2em; }
 main { max-width: 46em; margin: 0 auto 0 19em; padding: 1em 1.5em 3em; }
 nav.pages { display: flex; justify-content: space-between; gap: 1em;
@@ -162,7 +163,7 @@ main p, main li, figcaption { overflow-wrap: break-word; }
 #results .where { color: var(--muted); font-size: 0.9em; }
 @media (max-width: 60em) {
   #sidebar { position: static; width: auto; border-right: none;
-             border-bottom: 1px solid var(--rule); max-height: 40vh; }
+             border-bottom: 1px solid var(--rule); max-height: 60vh; }
   main { margin: 0 auto; padding: 0.5em 0.8em 2em; }
 }
 '''
@@ -216,7 +217,10 @@ _PAGE = '''<!DOCTYPE html>
 <nav id="sidebar">
 <a href="index.html">%(book)s</a>
 <form action="search.html"><input id="%(boxid)s" name="q" placeholder="Search the book" /></form>
+<details id="toc" open><summary>Contents</summary>
 %(toc)s
+</details>
+<script>if (matchMedia("(max-width: 60em)").matches) document.getElementById("toc").open = false;</script>
 </nav>
 <main>
 %(pages)s
