@@ -59,8 +59,59 @@ test_svg_size() {
         || fail "HTML figures: 5 pt labels at 10 px, within the text column" "$bad"
 }
 
+# Every chart keeps its data inside its axes: each point of an \addplot
+# and each label placed at (axis cs:x,y) lies within the axis's xmin..xmax
+# and ymin..ymax where the chart sets them (a chart drawn with clip=false
+# would draw it over the labels and the margin).  The check finds a
+# planted point outside.
+test_chart_bounds() {
+    local out
+    out=$(python3 - build/res/*-plot.tex <<'PY' 2>&1
+import re, sys
+def options(t, i):
+    """the text of the [...] that starts at t[i], braces nested"""
+    depth = 0
+    for j in range(i, len(t)):
+        if t[j] == '{': depth += 1
+        elif t[j] == '}': depth -= 1
+        elif t[j] == ']' and depth == 0: return t[i + 1:j]
+    return ''
+def outside(t):
+    bad = []
+    for m in re.finditer(r'\\begin\{axis\}\[', t):
+        opts = options(t, m.end() - 1)
+        lim = {k: float(v) for k, v in re.findall(r'\b([xy](?:min|max))=(-?[0-9.eE+-]+)', opts)}
+        body = t[m.end():t.find('\\end{axis}', m.end())]
+        pts = []
+        for c in re.findall(r'coordinates\s*\{([^}]*)\}', body):
+            pts += re.findall(r'\(\s*([-0-9.eE+]+)\s*,\s*([-0-9.eE+]+)\s*\)', c)
+        pts += re.findall(r'axis cs:\s*([-0-9.eE+]+)\s*,\s*([-0-9.eE+]+)', body)
+        for x, y in pts:
+            x, y = float(x), float(y)
+            for v, a in ((x, 'x'), (y, 'y')):
+                lo, hi = lim.get(a + 'min'), lim.get(a + 'max')
+                if (lo is not None and v < lo - 1e-9 * abs(lo)) or \
+                        (hi is not None and v > hi + 1e-9 * abs(hi)):
+                    bad.append('(%g,%g) outside %s %s..%s' % (x, y, a, lo, hi))
+    return bad
+files = sys.argv[1:]
+if not files:
+    print('no charts in build/res')
+for f in files:
+    for b in outside(open(f).read())[:3]:
+        print('%s: %s' % (f, b))
+plant = '\\begin{axis}[xmin=0, xmax=10, ymin=0, ymax={5}]\n\\addplot coordinates {(1,2) (11,3)};\n\\end{axis}'
+if not outside(plant):
+    print('the check missed a point planted outside its axis')
+PY
+)
+    [ -z "$out" ] && ok "every chart keeps its points and labels inside its axes (a planted one outside is found)" \
+        || fail "every chart keeps its points and labels inside its axes (a planted one outside is found)" "$out"
+}
+
 figure_tests() {
     want book && test_page_white
     want book && test_charts
     want book && test_svg_size
+    want book && test_chart_bounds
 }
