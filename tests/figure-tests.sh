@@ -28,10 +28,14 @@ test_charts() {
     for n in $CHAPTERS; do
         [ -n "$(man "$n" headline)" ] && [ -f "$RESULTS/ch$n.csv" ] && lines=$((lines + 1))
     done
-    [ "$(grep -c '^\\addplot' "$f")" = "$lines" ] \
-        && ok "the progress chart has a line per measured chapter ($lines)" \
-        || fail "the progress chart has a line per measured chapter" \
-                "$lines chapters, $(grep -c '^\\addplot' "$f") lines"
+    # (and in a panel of TF32 or BF16 inputs, cuBLAS in that precision)
+    local libs panels
+    libs=$(grep -c '^\\addlegendentry{cuBLAS, ' "$f")
+    panels=$(grep -c 'title={\(TF32\|BF16\) inputs}' "$f")
+    [ "$(( $(grep -c '^\\addplot' "$f") - libs ))" = "$lines" ] && [ "$libs" = "$panels" ] \
+        && ok "the progress chart has a line per measured chapter ($lines), a panel per precision, each with its cuBLAS" \
+        || fail "the progress chart has a line per measured chapter ($lines), a panel per precision, each with its cuBLAS" \
+                "$(grep -c '^\\addplot' "$f") lines, $libs cuBLAS lines of reduced precision in $panels panels"
     bad=""
     grep -q addlegendentry "$r" && bad="it has a legend;"
     for n in $CHAPTERS; do

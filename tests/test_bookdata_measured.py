@@ -81,7 +81,7 @@ class Measured(unittest.TestCase):
                                row(ms='9.5', date='2026-02-03')])
         self.assertEqual(keys.text['ch1.naive.4096.ms'], '9.50')
         self.assertEqual(keys.text['gpu.date'], '2026-02-03')
-        self.assertIn('of cuBLAS on the GPU\\_X, 2026-02-03.}',
+        self.assertIn('of cuBLAS on the GPU\\_X, 2026-02-03. A panel',
                       self.read('progress.tex'))
         self.assertEqual(list(keys.text)[0], 'ch1.naive.4096.ms')
 

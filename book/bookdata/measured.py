@@ -195,6 +195,7 @@ def _row(st, keys, r):
         st.mixed.add(ch)
     c['noise'] = _noise(r, c, prec, m, n, k)
     c['tflops'], c['check'] = r['tflops'], r['check']
+    c['cublas_tflops'], c['base'] = r['cublas_tflops'], r['baseline']
     if r['runs'] != '':
         st.runs[ch] = max(st.runs.get(ch, 1), int(r['runs']))
     # a hash that looks like a number compares as one, as in awk
@@ -357,13 +358,14 @@ def table(st, keys, ch):
 
 # ---- the progress chart --------------------------------------------------
 
-def _series(st, ch, kern, xs, yr):
-    """{size text: TFLOP/s text} of the headline kernel's square sizes;
-    adds the sizes to xs and widens yr, [ymin, ymax], row by row."""
+def _series(st, ch, kern, xs, yr, field='tflops'):
+    """{size text: TFLOP/s text} of the headline kernel's square sizes
+    (field cublas_tflops: of cuBLAS in the same run); adds the sizes to
+    xs and widens yr, [ymin, ymax], row by row."""
     pt = {}
     for rid in st.rows.get(ch, []):
         _, kn, m, n, k = rid
-        tf = st.cell[rid]['tflops']
+        tf = st.cell[rid].get(field, '')
         if not _eq(kn, kern) or not (_eq(m, n) and _eq(n, k)) \
                 or not gt(tf, 0):
             continue
@@ -377,14 +379,37 @@ def _ind_num_asc(keys):
     return sorted(keys, key=lambda s: (num(s), s))
 
 
+# The panels of the progress chart: a precision each, as the kernels'
+# inputs are rounded (FP32 and 3xTF32 both give FP32's accuracy, and are
+# compared with cuBLAS in FP32).
+PANELS = (('fp32', ('fp32', 'fp32_3xtf32'), 'FP32 accuracy'),
+          ('tf32', ('tf32',), 'TF32 inputs'),
+          ('bf16', ('bf16',), 'BF16 inputs'))
+
+
+def _headline_prec(st, ch, kern):
+    for rid in st.rows.get(ch, []):
+        if _eq(rid[1], kern):
+            return st.cell[rid].get('prec', 'fp32')
+    return 'fp32'
+
+
+def _coords(pt):
+    return ''.join(' (@x%s@,%s)' % (m, pt[m]) for m in _ind_num_asc(pt))
+
+
 def _plots(st):
-    """The \\addplot lines (x as @xSIZE@, replaced later), the sizes and
-    the range of y."""
-    plots, xs, yr = '', {}, [1e30, 0]
+    """{panel: [the \\addplot lines (x as @xSIZE@, replaced later), the
+    range of y]} and the sizes.  A panel of reduced precision draws its
+    chapter's cuBLAS in that precision too (measured in the same run)."""
+    panels, xs = {}, {}
     for ch in st.chapters:
         kern = st.man.get((ch, 'headline'), '')
         if ch not in st.seen or kern == '':
             continue
+        prec = _headline_prec(st, ch, kern)
+        panel = next((p for p, precs, _ in PANELS if prec in precs), 'fp32')
+        plots, yr = panels.setdefault(panel, ['', [1e30, 0]])
         pt = _series(st, ch, kern, xs, yr)
         if not pt:
             continue
@@ -392,42 +417,68 @@ def _plots(st):
         line = 'densely dashed' if chart_open(ch) else 'solid'
         style = 'black, thick, dashed, mark=none' if lib else \
             'color=%s, %s, %s' % (chart_color(ch), line, chart_mark(ch))
-        plots += '\\addplot[%s] coordinates {' % style
-        plots += ''.join(' (@x%s@,%s)' % (m, pt[m]) for m in _ind_num_asc(pt))
-        plots += '};\n\\addlegendentry{%s}\n' % (
-            'cuBLAS (ch0)' if lib else 'ch%s %s%s' % (
+        plots += '\\addplot[%s] coordinates {%s};\n\\addlegendentry{%s}\n' % (
+            style, _coords(pt), 'cuBLAS (ch0)' if lib else 'ch%s %s%s' % (
                 ch, tex(kern), '$^\\dagger$' if ch in st.stale else ''))
-    return plots, xs, yr[0], yr[1]
+        if panel != 'fp32':
+            lib_pt = _series(st, ch, kern, xs, yr, 'cublas_tflops')
+            if lib_pt:
+                plots += ('\\addplot[black, thick, dashed, mark=none] coordinates {%s};\n'
+                          '\\addlegendentry{cuBLAS, %s}\n' % (_coords(lib_pt), panel.upper()))
+        panels[panel][0] = plots
+    return {p: v for p, v in panels.items() if v[0]}, xs
 
 
 def chart(st):
-    """The text of res/progress-plot.tex: one line per chapter (its
-    headline kernel; for chapter 0, cuBLAS) over the square sizes, at
-    even steps along x; y logarithmic."""
-    plots, xs, ymin, ymax = _plots(st)
-    if not plots:
+    """The text of res/progress-plot.tex: a panel per precision (FP32
+    accuracy; TF32 inputs; BF16 inputs), one line per chapter (its
+    headline kernel; for chapter 0, cuBLAS; in a panel of reduced
+    precision, cuBLAS in that precision beside it) over the square
+    sizes, at even steps along x; y logarithmic, each panel its own."""
+    panels, xs = _plots(st)
+    if not panels:
         return ('\\begin{tikzpicture}\\node[draw, align=center, '
                 'inner sep=1em]{\\textbf{[not measured]} on this GPU:\\\\run '
                 '\\texttt{make bench}.};\\end{tikzpicture}\n')
     xl = _ind_num_asc(xs)
-    for i, m in enumerate(xl):
-        # awk's gsub takes "@x" SIZE "@" as a regular expression
-        plots = re.sub('@x' + m + '@', str(i), plots)
-    n, ticks = len(xl), chart_ticks(ymin, ymax)
-    return ('\\begin{tikzpicture}\n' + chart_colors()
-            + '\\begin{axis}[width=9.2cm, height=7.5cm,\n'
-            + '  xmin=-0.3, xmax=%s, xtick={0,...,%d}, xticklabels={%s},\n'
-            % (numstr(n - 0.7), n - 1, ','.join(xl))
-            + '  x tick label style={font=\\footnotesize},\n'
-            + '  ymode=log, ymin=%g, ymax=%g, ytick={%s}, yticklabels={%s},\n'
-            % (ymin / 1.3, ymax * 1.3, ticks, ticks)
-            + '  grid=major, major grid style={black!15},\n'
-            '  xlabel={matrix size $n$, $m=n=k$ '
-            '(the sizes measured, evenly spaced)},\n'
-            '  ylabel={TFLOP/s (log scale)},\n'
-            '  legend pos=outer north east, legend cell align=left,\n'
-            '  legend style={font=\\footnotesize, row sep=-1pt}]\n'
-            + plots + '\\end{axis}\n\\end{tikzpicture}\n')
+    n = len(xl)
+    out = '\\begin{tikzpicture}\n' + chart_colors()
+    order = [p for p, _, _ in PANELS if p in panels]
+    for j, p in enumerate(order):
+        plots, (ymin, ymax) = panels[p]
+        for i, m in enumerate(xl):
+            plots = re.sub('@x' + m + '@', str(i), plots)
+        ticks = chart_ticks(ymin, ymax)
+        title = next(t for q, _, t in PANELS if q == p)
+        main = j == 0
+        if not main:
+            # (a small panel: its decades alone, so that its labels keep apart)
+            ticks = ','.join(t for t in ticks.split(',')
+                             if re.match(r'^(0\.)?0*1(0*)$', t)) or ticks
+        place = '' if main else (
+            ', at={(main.south west)}, anchor=north west, yshift=-1.9cm'
+            if j == 1 else ', at={(%s.north east)}, anchor=north west, xshift=1.9cm'
+            % order[j - 1])
+        out += ('\\begin{axis}[name=%s, width=%s, height=%s%s,\n'
+                % ('main' if main else p, '9cm' if main else '5.2cm',
+                   '7cm' if main else '4.4cm', place)
+                + '  title={%s}, title style={font=\\footnotesize\\bfseries},\n' % title
+                + '  xmin=-0.3, xmax=%s, xtick={0,...,%d}, xticklabels={%s},\n'
+                % (numstr(n - 0.7), n - 1, ','.join(xl))
+                + '  x tick label style={font=\\footnotesize%s},\n'
+                % ('' if main else ', rotate=60, anchor=east')
+                + '  ymode=log, ymin=%g, ymax=%g, ytick={%s}, yticklabels={%s},\n'
+                % (ymin / 1.3, ymax * 1.3, ticks, ticks)
+                + '  y tick label style={font=\\footnotesize},\n'
+                + '  grid=major, major grid style={black!15},\n'
+                + ('  xlabel={matrix size $n$, $m=n=k$ (evenly spaced)},\n'
+                   if main else '')
+                + '  ylabel={TFLOP/s (log scale)},\n'
+                + '  legend cell align=left, legend style={font=\\footnotesize, '
+                + ('row sep=-1pt, at={(1.03,1)}, anchor=north west}]\n'
+                   if main else 'at={(0.5,-0.42)}, anchor=north, legend columns=2}]\n')
+                + plots + '\\end{axis}\n')
+    return out + '\\end{tikzpicture}\n'
 
 
 def figure(st):
@@ -437,6 +488,9 @@ def figure(st):
          'and of cuBLAS')
     if 'name' in st.gpu:
         s += ' on the %s, %s' % (tex(st.gpu['name']), st.lastdate or '')
+        s += ('. A panel per precision: FP32 accuracy (FP32 and 3xTF32, '
+              'beside cuBLAS in FP32), then TF32 and BF16 inputs, each beside '
+              'cuBLAS in its precision in the same run')
     return s + '.}\\label{fig:progress}\n\\end{figure}\n'
 
 
