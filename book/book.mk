@@ -38,7 +38,7 @@ BOOK_FIGS     := $(patsubst figures/%.tex,build/fig/%,$(wildcard figures/fig-*.t
 BOOK_NOWEAVE  := book/tools/weave
 # The weave's filters in Python (book/weave/), behind book/tools/finduses,
 # hilite, nw2pandoc and subst.
-WEAVE_PY      := $(wildcard book/weave/*.py)
+WEAVE_PY      := $(wildcard book/weave/*.py) book/bookdata/indexterms.py book/index-terms.txt
 BOOK_PANDOC   := pandoc -f latex -t html5 -s --toc --toc-depth=2 \
   --number-sections --top-level-division=chapter \
   --mathml --self-contained --lua-filter=book/html.lua --css=book/book.css \

@@ -1036,6 +1036,26 @@ INDEX_NOT_USED=("Interpret the remaining flags:kernel"
 INDEX_USES=("Interpret one flag:read_long" "Launch the naive kernel:sgemm_naive"
             "Check the shapes, or choose the default ones:check_shape")
 test_index() {
+    # the subject index: at least 150 terms, and each of book/index-terms.txt's
+    # terms found in the prose (a term the book no longer names is a dead entry)
+    if [ -s build/tex/book.idx ]; then
+        local sub
+        sub=$(python3 - build/tex/book.idx book/index-terms.txt <<'PY' 2>&1
+import re, sys
+idx = open(sys.argv[1]).read()
+used = set(re.findall(r'\\indexentry\{(.*?)\|hyperpage', idx))
+keys = [l.split('\t')[1].strip() for l in open(sys.argv[2])
+        if '\t' in l and not l.startswith('#')]
+dead = sorted(set(k for k in keys if k not in used))
+if len(used) < 150:
+    print('%d terms in the subject index, fewer than 150' % len(used))
+for k in dead[:10]:
+    print('a term the book never names: ' + k)
+PY
+)
+        [ -z "$sub" ] && ok "the subject index holds $(grep -o 'indexentry{[^|]*' build/tex/book.idx | sort -u | wc -l) terms, each of book/index-terms.txt's among them" \
+            || fail "the subject index holds 150 terms or more, each of book/index-terms.txt's among them" "$sub"
+    fi
     # a name the code uses is never called "never used" by the index
     if [ -s build/book.pdf ]; then
         local unused

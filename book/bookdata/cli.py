@@ -21,6 +21,9 @@ USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
   bookdata codehash N [answers] | --all
   bookdata budget                  each chapter's tangled lines, its budget
   bookdata fmt VALUE [HOW]         a value as the book prints it
+  bookdata index-terms TERMS < MARKUP   noweb markup with \\index{KEY}
+                                   after each term's first place in each
+                                   section's prose (book/index-terms.txt)
   bookdata labcut < MARKUP         noweb markup with each lab's chunk
                                    replaced by its stub (the course edition)
   bookdata lab-splice STUDENT STUB OUT   the stub with its marked regions
@@ -255,6 +258,22 @@ def cmd_columns(args):
     return 0
 
 
+def cmd_index_terms(args):
+    from . import indexterms
+    _need(args, 1, 'index-terms TERMS < MARKUP')
+    if not os.path.exists(args[0]):
+        raise Usage('index-terms: %s: no such file' % args[0])
+    try:
+        terms = indexterms.load(args[0])
+    except indexterms.TermError as e:
+        raise Usage('index-terms: %s' % e)
+    lines = sys.stdin.read().split('\n')
+    end = lines.pop() if lines and lines[-1] == '' else None
+    out = indexterms.insert(lines, terms)
+    sys.stdout.write('\n'.join(out) + ('\n' if end is not None else ''))
+    return 0
+
+
 def cmd_labcut(args):
     from . import labcut
     lines = sys.stdin.read().split('\n')
@@ -356,6 +375,7 @@ COMMANDS = {
     'manifest': cmd_manifest,
     'codehash': cmd_codehash,
     'kit': cmd_kit,
+    'index-terms': cmd_index_terms,
     'site': cmd_site,
     'fresh-results': lambda a: print(code.fresh_results()) or 0,
     'answers': cmd_answers,
