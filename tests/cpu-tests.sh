@@ -777,6 +777,8 @@ for p in pages:
         elif frag and f in ids and frag not in ids[f]:
             bad.append('%s: %s: no such anchor' % (p, h))
     bad += ['%s: id %s by position' % (p, i) for i in ids[p] if re.match(r'chunk-[0-9]+$', i)]
+    if re.search(r'<caption>[^<]*\(continued\)', t):
+        bad.append('%s: a table split as on the PDF\'s pages' % p)
     bad += ['%s: an alt text with TeX: %s' % (p, a[:60]) for a in re.findall(r'\balt="([^"]*)"', t)
             if '\\' in a]
 # a section and a chunk added to chapter 1: chapter 9's anchors stay
