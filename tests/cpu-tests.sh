@@ -830,7 +830,7 @@ PY
     # at 390 px
     for p in index.html ch7.html ch9.html ch14.html app-harness.html subject-index.html search.html; do
         sed -i 's|</body>|<script>document.documentElement.style.width="390px";var r=[];document.querySelectorAll("body *").forEach(function(e){var q=e.parentElement;while(q){var o=getComputedStyle(q).overflowX;if(o!="visible")return;q=q.parentElement}if(e.getBoundingClientRect().right>391)r.push(e.tagName+" "+(e.textContent\|\|"").slice(0,30))});document.body.setAttribute("data-wide",r.length?r.slice(0,3).join(" / "):"none")</script></body>|' "$w/$p"
-        got=$(browse "$p" | grep -o 'data-wide="[^"]*"')
+        got=$(browse "$p" | tr '\n' ' ' | grep -o 'data-wide="[^"]*"')
         [ "$got" = 'data-wide="none"' ] || bad="$bad"$'\n'"$p at 390 px: past the edge: $got"
         grep -q 'Uncaught' "$w/err" && bad="$bad"$'\n'"$p: $(grep -m 1 Uncaught "$w/err")"
     done

@@ -51,7 +51,7 @@ class Site(unittest.TestCase):
         self.assertIn('id="measured"', two)          # unique within its page
         self.assertIn('id="sec:more"', two)          # a label stays
         self.assertIn('src="fig/fig-a.svg"', two)
-        self.assertIn('<a href="ch1.html">One</a> &rarr;', read('index.html'))
+        self.assertIn('<a href="ch1.html">1 One</a> &rarr;', read('index.html'))
         self.assertIn('"p": "ch2.html", "a": "sec:more"', read('search-index.js'))
 
     def test_anchors_stay_when_an_earlier_chapter_grows(self):

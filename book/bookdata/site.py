@@ -37,7 +37,7 @@ class SiteError(Exception):
 
 
 def slug(text):
-    t = html.unescape(re.sub(r'<[^>]*>', '', text)).lower()
+    t = _text(text).lower()
     t = re.sub(r'[^a-z0-9]+', '-', t).strip('-')
     return t or 'section'
 
@@ -73,11 +73,29 @@ def _heading(text, tag):
                   m.group(1), flags=re.S).strip()
 
 
-def _plain(text):
-    t = re.sub(r'<(pre|nav|math)\b.*?</\1>', ' ', text, flags=re.S)
-    t = re.sub(r'<div class="chunk-foot">.*?</div>\s*</div>', ' ', t, flags=re.S)
-    t = html.unescape(re.sub(r'<[^>]*>', ' ', t))
+_BLOCK = re.compile(r'</?(p|div|li|ul|ol|h[1-6]|tr|td|th|br|section|figure|'
+                    r'figcaption|caption|table|blockquote|dd|dt)\b[^>]*>')
+
+
+def _text(fragment, tex=False):
+    """The text of an HTML fragment: math as MathML shows it (or, with
+    tex, as its TeX annotation, which a search can find: B_K), inline
+    tags dropped without a space, block tags a space; curly apostrophes
+    straight."""
+    if tex:
+        t = re.sub(r'<math\b.*?<annotation[^>]*>(.*?)</annotation>.*?</math>',
+                   r' \1 ', fragment, flags=re.S)
+    else:
+        t = re.sub(r'<annotation\b.*?</annotation>', '', fragment, flags=re.S)
+    t = _BLOCK.sub(' ', t)
+    t = html.unescape(re.sub(r'<[^>]*>', '', t)).replace('\u2019', "'")
     return re.sub(r'\s+', ' ', t).strip()
+
+
+def _plain(text):
+    t = re.sub(r'<(pre|nav)\b.*?</\1>', ' ', text, flags=re.S)
+    t = re.sub(r'<div class="chunk-foot">.*?</div>\s*</div>', ' ', t, flags=re.S)
+    return _text(t, tex=True)
 
 
 _TEX = {'times': '\u00d7', 'oplus': '\u2295', 'cdot': '\u00b7', 'le': '\u2264',
@@ -120,13 +138,25 @@ def _new_ids(pages):
             while s in taken and s != old:
                 s += '-'
             new[old] = s
+        # run-in paragraphs: <span id="..." class="paragraph"><strong>Title.</strong>
+        for m in re.finditer(r'<span id="([^"]*)"\s+class="paragraph"><strong>(.*?)</strong>',
+                             text, re.S):
+            old = m.group(1)
+            if ':' in old:
+                continue
+            base = slug(m.group(2))
+            used[base] = used.get(base, 0) + 1
+            s = base if used[base] == 1 else '%s-%d' % (base, used[base])
+            while s in taken and s != old:
+                s += '-'
+            new[old] = s
     return new
 
 
 _CSS = '''
 /* The site's layout (build/html/), after the book's style. */
 :root { --bg: #fff; --fg: #222; --muted: #666; --code: #f7f7f4; --rule: #ccc;
-        --link: #1a4f8b; --side: #f4f4f1; }
+        --link: #1a4f8b; --side: #f4f4f1; color-scheme: light dark; }
 @media (prefers-color-scheme: dark) {
   :root { --bg: #1b1c1e; --fg: #ddd; --muted: #aaa; --code: #26282b; --rule: #444;
           --link: #8ab4f0; --side: #222427; }
@@ -142,7 +172,8 @@ h1 { border-bottom-color: var(--rule); }
 #sidebar { position: fixed; top: 0; left: 0; bottom: 0; width: 17em; overflow-y: auto;
            background: var(--side); border-right: 1px solid var(--rule);
            padding: 1em; font: 14px/1.4 Helvetica, Arial, sans-serif; box-sizing: border-box; }
-#sidebar ol { list-style: none; padding-left: 0; margin: 0.5em 0; }
+ol.contents, ol.contents ol { list-style: none; padding-left: 0; margin: 0.5em 0; }
+main ol.contents ol { padding-left: 1.2em; }
 #sidebar ol ol { padding-left: 1em; font-size: 0.95em; }
 #sidebar li { margin: 0.15em 0; }
 #sidebar .here > a { font-weight: bold; }
@@ -151,9 +182,15 @@ h1 { border-bottom-color: var(--rule); }
 main { max-width: 46em; margin: 0 auto 0 19em; padding: 1em 1.5em 3em; }
 nav.pages { display: flex; justify-content: space-between; gap: 1em;
             font: 14px/1.4 Helvetica, Arial, sans-serif; margin: 1em 0; }
-pre, table { display: block; overflow-x: auto; max-width: 100%; }
+pre { overflow-x: auto; max-width: 100%; }
 pre code { white-space: pre; }
-table { width: max-content; }
+pre, pre code { font-size: 0.93rem; }
+.table-box { overflow-x: auto; max-width: 100%; margin: 0 0 1em; }
+.table-box table { margin: 0.3em auto; }
+.table-caption { font-size: 0.9em; text-align: center; margin: 1.2em 0 0; }
+td:first-child { white-space: nowrap; }
+thead tr, tbody tr:last-child { border-color: var(--fg); }
+:target { background: rgba(255, 214, 0, 0.22); }
 figure img { height: auto; }
 math { max-width: 100%; overflow-x: auto; }
 math[display="block"] { display: block; }
@@ -175,21 +212,26 @@ _SEARCH_JS = r'''// The book's search: SEARCH_INDEX (search-index.js) holds the 
   var box = document.getElementById('q');
   if (box) box.value = q;
   var out = document.getElementById('results');
-  var words = q.toLowerCase().split(/\s+/).filter(function (w) { return w; });
+  var words = q.toLowerCase().replace(/\u2019/g, "'").split(/\s+/)
+    .filter(function (w) { return w; });
   if (!out || !words.length) return;
   var hits = [];
+  // a section scores by how often it names each word (a title's match
+  // counts as ten), the whole query as a phrase doubling it
+  var phrase = words.join(' ');
   SEARCH_INDEX.forEach(function (e) {
     var t = e.t.toLowerCase(), x = e.x.toLowerCase(), score = 0;
     for (var i = 0; i < words.length; i++) {
-      var inT = t.indexOf(words[i]) >= 0, at = x.indexOf(words[i]);
-      if (!inT && at < 0) return;
-      score += (inT ? 10 : 0) + (at >= 0 ? 1 : 0);
+      var n = x.split(words[i]).length - 1, inT = t.indexOf(words[i]) >= 0;
+      if (!inT && !n) return;
+      score += (inT ? 10 : 0) + Math.min(n, 20);
     }
+    if (words.length > 1 && (x.indexOf(phrase) >= 0 || t.indexOf(phrase) >= 0)) score *= 2;
     hits.push([score, e]);
   });
   hits.sort(function (a, b) { return b[0] - a[0]; });
   document.getElementById('count').textContent =
-    hits.length + (hits.length === 1 ? ' section' : ' sections') + ' hold "' + q + '"';
+    hits.length + (hits.length === 1 ? ' section holds' : ' sections hold') + ' "' + q + '"';
   hits.slice(0, 50).forEach(function (h) {
     var e = h[1], li = document.createElement('li'), a = document.createElement('a');
     a.href = e.p + '#' + e.a;
@@ -220,7 +262,8 @@ _PAGE = '''<!DOCTYPE html>
 <details id="toc" open><summary>Contents</summary>
 %(toc)s
 </details>
-<script>if (matchMedia("(max-width: 60em)").matches) document.getElementById("toc").open = false;</script>
+<script>if (matchMedia("(max-width: 60em)").matches) document.getElementById("toc").open = false;
+else { var here = document.querySelector("#sidebar .here"); if (here) here.scrollIntoView({block: "center"}); }</script>
 </nav>
 <main>
 %(pages)s
@@ -250,8 +293,9 @@ def build(src, out, figs, css):
     for sid, a, b in top:
         sec = body[a:b]
         # (a title as text: an appendix's holds a link to its chapter)
-        pages.append((page_name(sid),
-                      re.sub(r'<[^>]*>', '', _heading(sec, 'h1')).strip(), sec))
+        num = re.search(r'<h1 data-number="([^"]*)"', sec)
+        pages.append((page_name(sid), ((num.group(1) + ' ') if num else '')
+                      + _text(_heading(sec, 'h1')), sec))
     names = [p[0] for p in pages]
     if len(set(names)) != len(names):
         raise SiteError('two sections make one page: %s' % names)
@@ -266,8 +310,10 @@ def build(src, out, figs, css):
         subs = []
         for m in re.finditer(r'<section id="([^"]*)" class="level2[^"]*"[^>]*>\s*(<h2[^>]*>.*?</h2>)',
                              sec, re.S):
+            num = re.search(r'<h2 data-number="([^"]*)"', m.group(2))
             subs.append((new.get(m.group(1), m.group(1)),
-                         re.sub(r'<[^>]*>', '', _heading(m.group(2), 'h2')).strip()))
+                         ((num.group(1) + ' ') if num else '')
+                         + _text(_heading(m.group(2), 'h2'))))
         toc_pages.append((name, title, subs))
 
     def toc(here):
@@ -276,10 +322,11 @@ def build(src, out, figs, css):
             inner = ''
             if name == here and subs:
                 inner = '<ol>%s</ol>' % ''.join(
-                    '<li><a href="#%s">%s</a></li>' % (a, t) for a, t in subs)
+                    '<li><a href="#%s">%s</a></li>' % (a, html.escape(t)) for a, t in subs)
             li.append('<li%s><a href="%s.html">%s</a>%s</li>'
-                      % (' class="here"' if name == here else '', name, title, inner))
-        return '<ol>%s</ol>' % '\n'.join(li)
+                      % (' class="here"' if name == here else '', name,
+                         html.escape(title), inner))
+        return '<ol class="contents">%s</ol>' % '\n'.join(li)
 
     def relink(sec, here):
         def href(m):
@@ -293,6 +340,10 @@ def build(src, out, figs, css):
         sec = _ID.sub(lambda m: 'id="%s"' % new.get(m.group(1), m.group(1)), sec)
         sec = re.sub(r'(<img [^>]*\balt=")([^"]*)"',
                      lambda m: m.group(1) + alt_text(m.group(2)) + '"', sec)
+        sec = re.sub(r'<table([^>]*)>\s*<caption>(.*?)</caption>',
+                     r'<p class="table-caption">\2</p>\n<table\1>', sec, flags=re.S)
+        sec = re.sub(r'(<table\b.*?</table>)', r'<div class="table-box">\1</div>',
+                     sec, flags=re.S)
         return re.sub(r'<img src="([^"/]*)"', r'<img src="fig/\1"', sec)
 
     if os.path.isdir(out):
@@ -315,9 +366,10 @@ def build(src, out, figs, css):
 
     def write(name, title, content, prev=None, nxt=None, scripts='', boxid='q-side'):
         nav = '<nav class="pages"><span>%s</span><span>%s</span></nav>' % (
-            '&larr; <a href="%s.html">%s</a>' % prev if prev else '',
-            '<a href="%s.html">%s</a> &rarr;' % nxt if nxt else '')
-        page = _PAGE % {'title': '%s: %s' % (re.sub(r'<[^>]*>', '', title), book),
+            '&larr; <a href="%s.html">%s</a>' % (prev[0], html.escape(prev[1])) if prev else '',
+            '<a href="%s.html">%s</a> &rarr;' % (nxt[0], html.escape(nxt[1])) if nxt else '')
+        page = _PAGE % {'title': html.escape(book if title == book else
+                                             '%s: %s' % (title, book)),
                         'book': book, 'toc': toc(name), 'pages': nav,
                         'content': content, 'scripts': scripts, 'boxid': boxid}
         with open(os.path.join(out, name + '.html'), 'w', encoding='utf-8') as f:
@@ -337,8 +389,7 @@ def build(src, out, figs, css):
             anchor = m.group(1) if m else re.match(r'<section id="([^"]*)"', content).group(1)
             head = _heading(m.group(3), 'h' + m.group(2)) if m else title
             index.append({'p': name + '.html', 'a': anchor,
-                          't': html.unescape(re.sub(r'<[^>]*>', '', head)),
-                          'c': html.unescape(re.sub(r'<[^>]*>', '', title)),
+                          't': _text(head), 'c': title,
                           'x': _plain(part)})
     cover = (header.group(0) if header else '<h1>%s</h1>' % book) + \
         '<h2>Contents</h2>' + toc(None)
