@@ -1238,42 +1238,10 @@ normal = open(sys.argv[1]).read().split('\n')
 course = open(sys.argv[2]).read().split('\n')
 lab = labcut.labs()
 
-def chunks(stream):
-    body, uses, cur = {}, {}, None
-    for l in stream:
-        if l.startswith('@defn '):
-            cur = l[6:]
-            body.setdefault(cur, [])
-            uses.setdefault(cur, set())
-        elif l.startswith('@end code'):
-            cur = None
-        elif cur is not None and l.startswith('@text '):
-            body[cur].append(l[6:].strip())
-        elif cur is not None and l.startswith('@use '):
-            uses[cur].add(l[5:])
-    return body, uses
-
-# the answer: what the lab chunks reach, less what other code shares
+sys.path.insert(0, 'tests')
+from labanswer import chunks, answer_lines
 body, uses = chunks(normal)
-reach, todo = set(lab), list(lab)
-while todo:
-    for u in uses.get(todo.pop(), ()):
-        if u not in reach:
-            reach.add(u)
-            todo.append(u)
-shared = {c for c in reach - set(lab) for o in uses
-          if o not in reach and c in uses[o]}
-while True:
-    more = {u for c in shared for u in uses.get(c, ())
-            if u in reach and u not in lab} - shared
-    if not more:
-        break
-    shared |= more
-answer = reach - shared - set(lab.values())
-stubs = {l for s in lab.values() for l in body.get(s, ())}
-others = {l for c, ls in body.items() if c not in answer for l in ls}
-lines = {l: c for c in answer for l in body.get(c, ())
-         if len(l) >= 12 and l not in stubs and l not in others}
+lines = answer_lines(body, uses, lab)
 def leaks(stream):
     b, _ = chunks(stream)
     printed = {l for c, ls in b.items() if c not in lab.values() for l in ls}
@@ -1328,41 +1296,15 @@ test_kit() {
 import os, subprocess, sys
 stream = open(sys.argv[1]).read().split('\n')
 d, labs = sys.argv[2], [int(x) for x in sys.argv[3:]]
-body, uses, cur = {}, {}, None
-for l in stream:
-    if l.startswith('@defn '):
-        cur = l[6:]
-        body.setdefault(cur, [])
-        uses.setdefault(cur, set())
-    elif l.startswith('@end code'):
-        cur = None
-    elif cur is not None and l.startswith('@text '):
-        body[cur].append(l[6:].strip())
-    elif cur is not None and l.startswith('@use '):
-        uses[cur].add(l[5:])
+sys.path.insert(0, 'tests')
+from labanswer import chunks, answer_lines
+body, uses = chunks(stream)
 def field(n, f):
     return subprocess.run(['book/tools/bookdata', 'manifest', str(n), f],
                           stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
 def answer(n):
-    """lab n's answer lines: what its chunks reach, less what other code shares"""
-    lab = {c for c in (field(n, 'lab'), field(n, 'lab_also')) if c}
-    reach, todo = set(lab), list(lab)
-    while todo:
-        for u in uses.get(todo.pop(), ()):
-            if u not in reach:
-                reach.add(u)
-                todo.append(u)
-    shared = {c for c in reach - lab for o in uses if o not in reach and c in uses[o]}
-    while True:
-        more = {u for c in shared for u in uses.get(c, ()) if u in reach and u not in lab} - shared
-        if not more:
-            break
-        shared |= more
-    mine = reach - shared
-    stubs = {l for c in body if c.startswith('Lab: ') for l in body[c]}
-    others = {l for c, ls in body.items() if c not in mine for l in ls}
-    return {l for c in mine for l in body.get(c, ())
-            if len(l) >= 12 and l not in stubs and l not in others}
+    """lab n's answer lines"""
+    return answer_lines(body, uses, {c for c in (field(n, 'lab'), field(n, 'lab_also')) if c})
 def leaks(folder, lines):
     out = []
     for top, _, files in os.walk(folder):
