@@ -226,9 +226,9 @@ build/instructor.html: build/html-instructor/instructor.tex build/book.html
 
 # The same noweave run as the PDF's, up to its back end: the chunks, the
 # identifiers and their cross-references are those of the PDF.
-# It also has bibtex write build/html/book.bbl and lists the \index terms
-# in build/html/index.tsv, for book/html.lua.
-build/html/book.tex: $(NW) $(APPENDICES) book/meta.tex book/preface.tex build/results.keys \
+# It also has bibtex write build/html-src/book.bbl and lists the \index terms
+# in build/html-src/index.tsv, for book/html.lua.
+build/html-src/book.tex: $(NW) $(APPENDICES) book/meta.tex book/preface.tex build/results.keys \
     book/refs.bib book/tools/htmlsrc book/tools/nw2pandoc book/tools/subst $(WEAVE_PY) \
     book/tools/hilite book/tools/c-words book/tools/weave book/tools/finduses \
     book/tools/codebreaks book/tools/leave-out-build | $(TOOLS_STAMP)
@@ -247,20 +247,20 @@ build/html-instructor/book.tex: $(NW) $(APPENDICES) book/meta.tex book/preface.t
 	  book/tools/htmlsrc $(BOOK_OUT) $(NW) $(APPENDICES) > $@.tmp
 	$(Q)mv $@.tmp $@
 
-build/book.html: build/html/book.tex book/html.lua book/book.css book/meta.tex \
+build/book.html: build/html-src/book.tex book/html.lua book/book.css book/meta.tex \
     book/tools/c-words $(BOOK_FIGS:=.svg) | $(TOOLS_STAMP)
 	$(say) PANDOC $@
-	$(Q)$(BOOK_PANDOC) build/html/book.tex -o $@.tmp
+	$(Q)$(BOOK_PANDOC) build/html-src/book.tex -o $@.tmp
 	$(Q)mv $@.tmp $@
 
 # The book as a website (bookdata site): build/html/index.html and a page
 # per chapter and appendix, made from pandoc's HTML of the whole book with
 # its sections marked and its figures left as files.
 SITE_PANDOC := $(subst --self-contained,--section-divs,$(BOOK_PANDOC))
-build/html/index.html: build/html/book.tex book/html.lua book/book.css book/meta.tex \
+build/html/index.html: build/html-src/book.tex book/html.lua book/book.css book/meta.tex \
     book/bookdata/site.py book/tools/c-words $(BOOK_FIGS:=.svg) | $(TOOLS_STAMP)
 	$(say) SITE $@
-	$(Q)$(SITE_PANDOC) build/html/book.tex -o build/site-src.html
+	$(Q)$(SITE_PANDOC) build/html-src/book.tex -o build/site-src.html
 	$(Q)$(BOOKDATA) site build/site-src.html build/html build/fig book/book.css > /dev/null
 
 # Screenshots of the HTML book in headless Chromium, to look at (not part
@@ -271,7 +271,7 @@ book-shots: build/book.html
 
 
 book-clean:
-	rm -rf build/tex build/res build/fig build/html build/html-instructor build/results.keys \
+	rm -rf build/tex build/res build/fig build/html build/html-src build/html-instructor build/results.keys \
 	  build/book.pdf build/book.html build/instructor.pdf build/instructor.html
 
 # Slides: one short beamer deck per chapter, build/slides/chN.pdf, from

@@ -1119,7 +1119,7 @@ test_other_gpu() {
             > "$out/src.log" 2>&1; then
         fail "the book from $other builds" "$(tail -5 "$out/log" "$out/src.log")"; return
     fi
-    local text=$out/html/src.tex name1 name2
+    local text=$out/html-src/src.tex name1 name2
     name1=$(awk -F'\t' '$1 == "gpu.name" { print $2 }' build/results.keys)
     name2=$(awk -F'\t' '$1 == "gpu.name" { print $2 }' "$out/results.keys")
     [ -n "$name2" ] && grep -qF "$name2" "$text" || bad="$bad

@@ -344,7 +344,9 @@ def build(src, out, figs, css):
                      r'<p class="table-caption">\2</p>\n<table\1>', sec, flags=re.S)
         sec = re.sub(r'(<table\b.*?</table>)', r'<div class="table-box">\1</div>',
                      sec, flags=re.S)
-        return re.sub(r'<img src="([^"/]*)"', r'<img src="fig/\1"', sec)
+        # (a figure links to itself: full size, on a phone too)
+        return re.sub(r'(<img src=")([^"/]*)("[^>]*>)', r'<a class="fig" href="fig/\2">\1fig/\2\3</a>',
+                      sec)
 
     if os.path.isdir(out):
         # (the pages of an earlier build, not its source)
