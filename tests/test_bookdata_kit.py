@@ -18,9 +18,13 @@ def make_n(makefile, *args):
         for name in ('ch5.cu', 'ch9.cu', 'ch10.cu', 'ch12.cu', 'harness.c', 'main.c',
                      'harness.h', 'splice.py', 'stub/ch10.cu', 'stub/ch12.cu'):
             open(os.path.join(d, name), 'w').close()
+        # (a make of its own: not the ARCH nor the flags of a make test
+        # that runs this)
+        env = {k: v for k, v in os.environ.items()
+               if k not in ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'MAKEOVERRIDES', 'ARCH')}
         r = subprocess.run(['make', '-n', '-C', d] + list(args),
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           universal_newlines=True)
+                           universal_newlines=True, env=env)
         return r.stdout
 
 
