@@ -776,7 +776,7 @@ for p in pages:
             bad.append('%s: %s: no such file' % (p, h))
         elif frag and f in ids and frag not in ids[f]:
             bad.append('%s: %s: no such anchor' % (p, h))
-    bad += ['%s: id %s by position' % (p, i) for i in ids[p] if re.match(r'chunk-[0-9]+$', i)]
+    bad += ['%s: id %s by position' % (p, i) for i in ids[p] if re.match(r'(chunk|idx)-[0-9]+$', i)]
     if re.search(r'<caption>[^<]*\(continued\)', t):
         bad.append('%s: a table split as on the PDF\'s pages' % p)
     bad += ['%s: an alt text with TeX: %s' % (p, a[:60]) for a in re.findall(r'\balt="([^"]*)"', t)

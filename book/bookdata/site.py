@@ -23,6 +23,7 @@ its name's slug, with -2, -3 for the definitions that continue it
 rewritten to the page that holds its target.  Returns the pages written.
 """
 import html
+import html.parser
 import json
 import os
 import re
@@ -109,6 +110,41 @@ def alt_text(alt):
     t = re.sub(r'\\\\|\\,|\\ ', ' ', alt)
     t = re.sub(r'\\([A-Za-z]+)\s*', lambda m: _TEX.get(m.group(1), ''), t)
     return re.sub(r'[{}$]', '', t)
+
+
+class _IndexReader(html.parser.HTMLParser):
+    """{idx-N: [term, subterm]} of the subject index's list."""
+    def __init__(self):
+        super().__init__()
+        self.path, self.text, self.out, self.depth = [], [], {}, 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag == 'li':
+            self.path.append('')
+            self.text.append(True)
+        elif tag in ('a', 'ul') and self.text:
+            self.text[-1] = False
+            href = dict(attrs).get('href') or ''
+            if tag == 'a' and href.startswith('#idx-'):
+                self.out[href[1:]] = [p.strip().rstrip(',').strip() for p in self.path]
+
+    def handle_endtag(self, tag):
+        if tag == 'li' and self.path:
+            self.path.pop()
+            self.text.pop()
+
+    def handle_data(self, data):
+        if self.text and self.text[-1]:
+            self.path[-1] += data
+
+
+def _index_terms(body):
+    m = re.search(r'<section id="subject-index".*?</section>', body, re.S)
+    if not m:
+        return {}
+    r = _IndexReader()
+    r.feed(m.group(0))
+    return r.out
 
 
 def _new_ids(pages):
@@ -304,6 +340,15 @@ def build(src, out, figs, css):
     for name, _, sec in pages:
         for old in _ID.findall(sec):
             where.setdefault(old, name)
+    # the subject index's anchors (idx-N, counted through the whole book)
+    # named by their term, unique within their page
+    terms = _index_terms(body)
+    used = {}
+    for old in sorted(terms, key=lambda i: int(i[4:])):
+        base = 'idx-' + slug('-'.join(terms[old]))
+        k = (where.get(old), base)
+        used[k] = used.get(k, 0) + 1
+        new[old] = base if used[k] == 1 else '%s-%d' % (base, used[k])
     # the contents: every page, and each page's sections of level 2
     toc_pages = []
     for name, title, sec in pages:
@@ -337,6 +382,10 @@ def build(src, out, figs, css):
                 return 'href="#%s"' % tgt
             return 'href="%s.html#%s"' % (page, tgt)
         sec = re.sub(r'href="#([^"]*)"', href, sec)
+        # (an index anchor that no entry links to goes: its name would be
+        # a count through the book)
+        sec = re.sub(r'<span\s+id="(idx-[0-9]+)"></span>',
+                     lambda m: m.group(0) if m.group(1) in new else '', sec)
         sec = _ID.sub(lambda m: 'id="%s"' % new.get(m.group(1), m.group(1)), sec)
         sec = re.sub(r'(<img [^>]*\balt=")([^"]*)"',
                      lambda m: m.group(1) + alt_text(m.group(2)) + '"', sec)
