@@ -238,7 +238,11 @@ main p, main li, figcaption { overflow-wrap: break-word; }
   #sidebar { position: static; width: auto; border-right: none;
              border-bottom: 1px solid var(--rule); max-height: 60vh; }
   main { margin: 0 auto; padding: 0.5em 0.8em 2em; }
+  main h1 { margin-top: 0.8em; }
+  ul.subject-index, ul.ident-index { columns: 1; }
+  #sidebar li { margin: 0.45em 0; }
 }
+ul.subject-index li, ul.ident-index li { padding-left: 1.2em; text-indent: -1.2em; }
 '''
 
 _SEARCH_JS = r'''// The book's search: SEARCH_INDEX (search-index.js) holds the text of
