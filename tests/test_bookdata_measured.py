@@ -115,6 +115,10 @@ class Measured(unittest.TestCase):
                        'GPU\\_X, 2026-01-02 (continued).}\n\\small')
         self.assertLess(t.index('\nk0 & $94^3$'), cont)
         self.assertLess(cont, t.index('\nk1 & $95^3$'))
+        # the HTML's: one table, k1's rows after a rule
+        h = self.read('table-ch1-html.tex')
+        self.assertNotIn('ContinuedFloat', h)
+        self.assertIn('\\midrule\nk1 & $95^3$', h)
 
     def test_placeholder_without_csv(self):
         self.run_stage([row()])

@@ -17,7 +17,7 @@ import re
 import shutil
 import subprocess
 
-from . import manifest
+from . import labcut, manifest
 
 ROOT = manifest.ROOT
 _INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -28,15 +28,12 @@ class KitError(Exception):
 
 
 def _stub_defines(stub):
-    """The names that the stub's marked lines #define: the lab writes
-    them."""
+    """The names that the stub's marked lines #define (the names the
+    grader's splice lets the lab's lines define): the lab writes them."""
     with open(stub) as f:
-        text = f.read()
-    names = set()
-    for region in re.findall(r'your code begins here ---- \*/(.*?)/\* ---- lab',
-                             text, re.S):
-        names |= set(re.findall(r'^\s*#\s*define\s+([A-Za-z_]\w*)', region, re.M))
-    return names
+        lines = f.read().split('\n')
+    return {name for _, body in labcut.regions(lines, stub).values()
+            for _, d, name in labcut.directives(body) if d == 'define'}
 
 
 def _without_defines(text, names, n):

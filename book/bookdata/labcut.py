@@ -85,28 +85,24 @@ def redefined(lines, lab):
     stub #undefs and #defines again: the stub sets it to nothing that
     works (chapter 7's swizzles, 0), so the chapter's own definition is
     the answer, even where a header for later chapters uses it."""
-    files, where, bodies, cur = {}, None, {}, None
+    files, where = {}, None
     for l in lines:
         if l.startswith('@file '):
             where = l[len('@file '):]
         elif l.startswith('@defn '):
-            cur = l[len('@defn '):]
-            files.setdefault(cur, where)
-            bodies.setdefault(cur, [])
-        elif l.startswith('@end code'):
-            cur = None
-        elif cur is not None and l.startswith('@text '):
-            bodies[cur].append(l[len('@text '):])
-    def directive(c, d):
-        return set(re.findall(r'^\s*#\s*%s\s+([A-Za-z_]\w*)' % d,
-                              '\n'.join(bodies.get(c, ())), re.M))
-    defines = lambda c: directive(c, 'define')
+            files.setdefault(l[len('@defn '):], where)
+    bodies = _bodies(lines)
+
+    def names(c, d):            # what chunk c's preprocessor lines #d
+        code = ''.join(t[len('@text '):] if t.startswith('@text ') else
+                       '\n' if t == '@nl' else '' for t in bodies.get(c, ()))
+        return {n for _, dd, n in directives(code.split('\n')) if dd == d}
     out = set()
     for name, stub in lab.items():
-        names = defines(stub) & directive(stub, 'undef')
+        ours = names(stub, 'define') & names(stub, 'undef')
         for c in bodies:
-            if c not in lab and c not in lab.values() and names & defines(c) \
-                    and files.get(c) == files.get(name):
+            if c not in lab and c not in lab.values() \
+                    and files.get(c) == files.get(name) and ours & names(c, 'define'):
                 out.add(c)
     return out
 

@@ -4,7 +4,8 @@ the progress chart: the first stage of bookdata keys.
 measured(keys, out, res, chapters, man, hashes) reads res/ceilings.csv,
 res/chN.csv and out/ptxas-P.csv, fills keys (ceil.*, chN.KERNEL.SIZE.*,
 chN.KERNEL.registers ..., gpu.*, chN.stale) and writes
-out/res/table-chN.tex (one booktabs table per chapter),
+out/res/table-chN.tex (one booktabs table per chapter; table-chN-html.tex
+the same, never split in two, for the HTML book),
 out/res/progress-plot.tex and out/res/progress.tex.
 
 Fields stay text, as awk keeps them; where awk compares two fields it
@@ -324,8 +325,10 @@ def _caption(st, ch, ids):
     return s + '}\\label{tab:ch%s}\n' % ch
 
 
-def table(st, keys, ch):
-    """The text of res/table-chN.tex."""
+def table(st, keys, ch, split=True):
+    """The text of res/table-chN.tex; split=False: of table-chN-html.tex,
+    one table where the PDF's runs over a page (_cut) and goes on in a
+    second (a page of HTML has no page to fill)."""
     if ch not in st.seen:       # keeps \ref{tab:resultsN} working
         return _PLACEHOLDER % (ch, ch)
     ids = st.rows[ch]
@@ -344,7 +347,7 @@ def table(st, keys, ch):
             # "1" and "1.0" would share their rows
             if not _eq(rid[1], kern):
                 continue
-            if kk == cut and not ruled:
+            if split and kk == cut and not ruled:
                 s += (_END + '\\begin{table}[htbp]\\ContinuedFloat\n'
                       '\\centering\n\\caption{Chapter %s measured on the '
                       '%s, %s (continued).}\n' % (ch, name, date) + head)
@@ -515,6 +518,7 @@ def measured(keys, out, res, chapters, man, hashes):
     os.makedirs(out + '/res', exist_ok=True)
     for ch in st.chapters:
         _write('%s/res/table-ch%s.tex' % (out, ch), table(st, keys, ch))
+        _write('%s/res/table-ch%s-html.tex' % (out, ch), table(st, keys, ch, False))
     _write(out + '/res/progress-plot.tex', chart(st))
     _write(out + '/res/progress.tex', figure(st))
     return st

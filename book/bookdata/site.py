@@ -29,6 +29,8 @@ import os
 import re
 import shutil
 
+from . import awk
+
 _SECTION = re.compile(r'<section\b[^>]*>|</section>')
 _ID = re.compile(r'\bid="([^"]*)"')
 
@@ -38,9 +40,8 @@ class SiteError(Exception):
 
 
 def slug(text):
-    t = _text(text).lower()
-    t = re.sub(r'[^a-z0-9]+', '-', t).strip('-')
-    return t or 'section'
+    """An anchor's name from HTML text, as awk.slug names a folder."""
+    return awk.slug(_text(text)) or 'section'
 
 
 def page_name(sid):

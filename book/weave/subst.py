@@ -90,12 +90,7 @@ class Subst:
             t = t.replace('\\end{center}', '\\end{table}', 1)
             return '\n' + t if t else NOT_MEASURED + ' No tuning sweep for chapter ' + n + ' on this GPU.'
         if m.startswith('\\resultstable'):
-            t = self.res('table-ch' + n + '.tex')
-            # a page of HTML has no page to fill: a table the PDF splits
-            # in two (a ContinuedFloat) is one table here
-            t = re.sub(r'\\bottomrule\n\\end\{tabular\}\n\\end\{table\}\n'
-                       r'\\begin\{table\}\[htbp\]\\ContinuedFloat\n.*?\\midrule\n',
-                       '\\\\midrule\n', t, flags=re.S) if t else t
+            t = self.res('table-ch' + n + '-html.tex')
             return '\n' + t if t else NOT_MEASURED + ' No measurements for chapter ' + n + ' on this GPU.'
         t = self.res('progress.tex')
         return '\n' + t if t else NOT_MEASURED
