@@ -106,3 +106,36 @@ class MergeMicro(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class Short(unittest.TestCase):
+    """runs.short: the timed figures of a folder with too few runs."""
+
+    def folder(self, files):
+        import tempfile
+        d = tempfile.mkdtemp()
+        self.addCleanup(__import__('shutil').rmtree, d)
+        for name, text in files.items():
+            with open(os.path.join(d, name), 'w') as f:
+                f.write(text)
+        return d
+
+    HEAD = 'chapter,kernel,m,n,k,alpha,beta,ms,run\n'
+
+    def test_three_runs_pass_two_fail(self):
+        rows = ''.join('9,k,8,8,8,1,0,1.0,%d\n' % r for r in (1, 2, 3))
+        rows += ''.join('9,j,8,8,8,1,0,1.0,%d\n' % r for r in (1, 2))
+        out = runs.short(self.folder({'ch9.csv': self.HEAD + rows}))
+        self.assertEqual(out, ['ch9.csv: 9 j 8 8 8 1 0 (2 runs)'])
+
+    def test_checks_and_counts_are_not_timed(self):
+        d = self.folder({
+            'answers-ch7.csv': 'answer,use,options,chapter,kernel,m,n,k,'
+                               'alpha,beta,ms\nex2,check,"",7,p,1,1,1,1,0,0.01\n',
+            'answers-micro-ch11.csv': 'answer,use,options,chapter,name,'
+                                      'wrong\nex4,run,"",11,a,0\n'})
+        self.assertEqual(runs.short(d), [])
+
+    def test_timed_rows_without_runs(self):
+        d = self.folder({'ch2.csv': 'chapter,kernel,m,n,k,ms\n2,c,8,8,8,1.0\n'})
+        self.assertEqual(runs.short(d), ['ch2.csv: no column run'])

@@ -43,6 +43,8 @@ USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
                                    check their files' headers against them
   bookdata fresh-results           the results folder the book shows
   bookdata gpu-dir N...            results/<this machine's GPU>
+  bookdata runs-short RESULTS [N]  the timed figures measured in fewer
+                                   than N runs (3) (exit 1 if any)
   bookdata nw-upto N | --all       the noweb files chapter N tangles
   bookdata answers preamble FILE... | files N|--all | target [--source] FILE
   bookdata answers keep OLD NEW     NEW's rows, then OLD's of every use
@@ -343,6 +345,18 @@ def cmd_gpu_dir(args):
     return 0
 
 
+def cmd_runs_short(args):
+    _need(args, 1, 'runs-short RESULTS [N]')
+    from . import runs
+    if not os.path.isdir(args[0]):
+        raise Usage('runs-short: no folder %s' % args[0])
+    least = int(args[1]) if len(args) > 1 and args[1].isdigit() else 3
+    bad = runs.short(args[0], least)
+    for line in bad:
+        print(line)
+    return 1 if bad else 0
+
+
 def cmd_title(args):
     _need(args, 1, 'title NW')
     print(readme.chapter_title(args[0]))
@@ -391,6 +405,7 @@ COMMANDS = {
     'lab-answer': cmd_lab_answer,
     'lab-screen': cmd_lab_screen,
     'gpu-dir': cmd_gpu_dir,
+    'runs-short': cmd_runs_short,
     'nw-upto': cmd_nw_upto,
     'make-vars': cmd_make_vars,
 }

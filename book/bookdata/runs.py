@@ -129,3 +129,44 @@ def merge_micro(rows, also=()):
         groups.setdefault((r['chapter'], r['name'])
                           + tuple(r[c] for c in also), []).append(r)
     return [g[0] if len(g) == 1 else _one_micro(g) for g in groups.values()]
+
+
+# The files whose rows are timed figures, and what tells one figure from
+# another in each: a worked answer's rows of use "check" (correctness at
+# small shapes) and "repeat" (an exercise about one process's
+# repetitions) are not figures of several runs.
+_TIMED = (('ch*.csv', _SAME), ('sweep-ch*.csv', _SAME + ('config',)),
+          ('suite-ch*.csv', _SAME + ('entry',)),
+          ('emulated-ch*.csv', _SAME), ('micro-ch*.csv', ('chapter', 'name')),
+          ('answers-ch*.csv', _SAME + ('answer', 'use', 'options')),
+          ('answers-micro-ch*.csv', ('chapter', 'name', 'answer', 'options')))
+_ONE_PROCESS = ('check', 'repeat')
+
+
+def short(folder, least=3):
+    """The timed figures of a results folder measured in fewer than
+    least runs, as 'FILE: KEY... (N runs)' lines (a file of timed rows
+    without the column run: one line for the file)."""
+    import glob
+    import os
+    from .csvio import read
+    out = []
+    for pattern, same in _TIMED:
+        for path in sorted(glob.glob(os.path.join(folder, pattern))):
+            table = read(path)
+            timed = [r for r in table if r['use'] not in _ONE_PROCESS]
+            if not timed or not (table.has('ms') or table.has('tflops')):
+                continue          # no timed row (checks, or counts)
+            if not table.has('run'):
+                out.append('%s: no column run' % os.path.basename(path))
+                continue
+            keys = [c for c in same if table.has(c)]
+            seen = {}
+            for r in timed:
+                seen.setdefault(tuple(r[c] for c in keys), set()).add(r['run'])
+            for key, runs in seen.items():
+                if len(runs) < least:
+                    out.append('%s: %s (%d run%s)' % (
+                        os.path.basename(path), ' '.join(k for k in key if k),
+                        len(runs), '' if len(runs) == 1 else 's'))
+    return out
