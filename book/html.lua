@@ -349,6 +349,10 @@ local function walk(blocks, divid)
     elseif b.t == "Header" and not b.classes:includes("unnumbered") then
       sec[b.level] = sec[b.level] + 1
       for l = b.level + 1, 3 do sec[l] = 0 end
+      -- a chapter is numbered by its label (ch:16 is chapter 16), as the
+      -- PDF's counter is set where a number is skipped
+      local own = b.level == 1 and tonumber(b.identifier:match("^ch:(%d+)$"))
+      if own then sec[1] = own end
       if b.level == 1 then
         nfig, ntab = 0, 0
         if appendix > 0 or b.identifier:match("^app:") then appendix = appendix + 1 end

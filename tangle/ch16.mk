@@ -1,0 +1,10 @@
+programs := ch16
+roots := ch16.h
+links := ch14 ch12 ch10 ch9 ch8 ch5
+micro_links := ch16 ch14 ch12 ch10 ch9 ch8 ch5
+micro := ch16nccl
+events := ch16nccl --events
+needs := sm_90a
+libs := -lcublas -lnccl
+headline := split-n
+lab_none := chapter 16 writes no kernel: its cuts run chapter 14's dispatcher over NCCL, and its exercises are its lab
