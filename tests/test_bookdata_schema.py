@@ -100,3 +100,19 @@ class TheBook(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class Ragged(unittest.TestCase):
+    def test_an_unquoted_comma_is_found(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            path = os.path.join(tmp, 'micro-ch16.csv')
+            with open(path, 'w', encoding='utf-8') as f:
+                f.write('chapter,name,what,ms\n16,a,"one, two",1.0\n')
+            self.assertIsNone(schema.ragged(path))
+            with open(path, 'a', encoding='utf-8') as f:
+                f.write('16,b,one, two,1.0\n')
+            self.assertEqual(schema.ragged(path),
+                             'row 3 has 5 fields, the header 4')
+        finally:
+            shutil.rmtree(tmp)

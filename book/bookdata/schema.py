@@ -133,7 +133,24 @@ def check_folder(d, root=manifest.ROOT):
         why = check_header(csvio.read(path).columns, fname, ls)
         if why:
             bad.append('%s: %s' % (path, why))
+        why = ragged(path)
+        if why:
+            bad.append('%s: %s' % (path, why))
     return bad
+
+
+def ragged(path):
+    """None when every row of a CSV file has as many fields as its
+    header; else the first row that has not (a text field with an
+    unquoted comma shifts every column after it)."""
+    with open(path, encoding='utf-8', errors='replace') as f:
+        lines = f.read().split('\n')
+    want = len(csvio.split(lines[0])) if lines else 0
+    for i, line in enumerate(lines[1:], 2):
+        if line and len(csvio.split(line)) != want:
+            return 'row %d has %d fields, the header %d' % (
+                i, len(csvio.split(line)), want)
+    return None
 
 
 def describe(root=manifest.ROOT):
