@@ -18,6 +18,10 @@ slide_idea := One product on several GPUs, one process each, over NCCL \
     | Split $N$ gathers $A$ in pieces while the product runs; split $K$ reduces $C$ in pieces \
     | On one GPU the cut costs {{model.ch16_cost1_bf16_16384}} times the dispatcher in BF16 at $16384^3$; the model gives two GPUs {{model.ch16_s_bf16_16384_p2}} times one
 model.ch16_nvlink_gbs := 450 | %d
+model.ch16_piece_fp32_ms := 8.589934592 / ch16.micro.one_fp32_16384.tflops | %.2f
+model.ch16_piece_bf16_ms := 8.589934592 / ch16.micro.one_bf16_16384.tflops | %.3f
+model.ch16_big_gib := 3 * 4 * 65536^2 / 2^30 | %.0f
+model.ch16_big_hours := 2 * 65536^3 / (ch16.micro.one_fp32_32768.tflops * 1e12) / 3600 | %.1f
 model.ch16_fp32_16384_half_ms := ch16.micro.one_fp32_16384.ms / 2 | %.1f
 model.ch16_gather_fp32_16384_ms := 0.5 * 16384^2 * 4 / (model.ch16_nvlink_gbs * 1e6) | %.2f
 model.ch16_bf16_over_fp32 := ch16.micro.one_bf16_16384.tflops / ch16.micro.one_fp32_16384.tflops | %.0f
