@@ -1576,7 +1576,12 @@ __attribute__((used)) static void lab_f(void) { } asm(".pushsection .init,\"ax\"
 __attribute__((used)) static void lab_f(void) { }|it adds the host function _ZL5lab_fv
 #pragma redefine_extname cudaLaunchKernel lab_launch|may not use #pragma redefine_extname
 EOF
-    while IFS= read -r atk <&3; do
+    # (the lines read into an array first: a make run inside the loop
+    # takes the jobserver's descriptors from the make that runs the
+    # tests, and would read an open descriptor of the loop's as one)
+    local -a atks
+    mapfile -t atks < "$tmp/attacks"
+    for atk in "${atks[@]}"; do
         printf '%s\n' "${atk%|*}" > "$tmp/atk.line"
         what=${atk##*|}
         awk -v f="$tmp/atk.line" '/---- lab [0-9]+, .*: your code ends here ---- / && !done {
@@ -1597,7 +1602,7 @@ d = json.load(open(sys.argv[1])); assert d["verdict"] == "wrong" and d["exit"] =
                      "$tmp/atk.json" "$what" 2> /dev/null; }; then
             bad="$bad"$'\n'"$what: make exit $rc: $(tail -2 "$tmp/out"); $(tail -1 "$tmp/out2")"
         fi
-    done 3< "$tmp/attacks"
+    done
     [ "$(wc -l < "$tmp/attacks")" = 8 ] || bad="$bad"$'\n'"the attacks were not all read"
     [ -z "$bad" ] && ok "lab$n: code that runs around main (any priority, or from .init), uses asm or a pragma of the host's, replaces a library's function, calls cuBLAS or adds host code is not built, and graded wrong with its reason" \
         || fail "lab$n: code that runs around main (any priority, or from .init), uses asm or a pragma of the host's, replaces a library's function, calls cuBLAS or adds host code is not built, and graded wrong with its reason" "$bad"
