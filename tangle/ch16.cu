@@ -19,6 +19,11 @@ static size_t elem_bytes(enum precision p)
     return p == BF16 ? sizeof(bf16_bits) : sizeof(float);
 }
 
+static size_t pitch_of(int k, size_t e)   /* a gathered row's bytes */
+{
+    return ((size_t)k * e + 15) / 16 * 16;
+}
+
 static void product(enum precision p, int m, int n, int k, float alpha,
                     const char *a, int lda, const char *b, int ldb,
                     float beta, float *c, int ldc)
@@ -66,7 +71,7 @@ void team_reserve(struct team *t, struct cut c, int m, int n, int k)
     struct operands none = { 0 };
     if (c.kind == SPLIT_N) {
         grow((void **)&t->gather, &t->gather_bytes, (size_t)c.chunks * p
-             * h * k * elem_bytes(c.precision));
+             * h * pitch_of(k, elem_bytes(c.precision)));
         gemm_reserve(h, share_of(n, p, t->rank).count, k, &none);
     } else {
         grow((void **)&t->part, &t->part_bytes,
@@ -130,7 +135,7 @@ static void split_n(struct team *t, struct cut c, int m, int n, int k,
 {
     int p = t->size, h = CEIL_DIV(CEIL_DIV(m, p), c.chunks);
     int cols = share_of(n, p, t->rank).count;
-    size_t e = elem_bytes(c.precision), row = (size_t)k * e;
+    size_t e = elem_bytes(c.precision), row = pitch_of(k, e);
     size_t slot = (size_t)h * row;          /* one rank's rows of a piece */
     begin_call(t);
     for (int j = 0; j < c.chunks; j++) {
@@ -156,13 +161,24 @@ static void split_n(struct team *t, struct cut c, int m, int n, int k,
             struct share from = share_of(m, p, q);
             int rows = rows_in(from.count, j, h);
             if (rows > 0 && cols > 0)
-                product(c.precision, rows, cols, k, alpha, piece + q * slot, k,
+                product(c.precision, rows, cols, k, alpha, piece + q * slot,
+                        (int)(row / e),
                         (const char *)b, ldb, beta,
                         cc + (size_t)(from.first + j * h) * ldc, ldc);
         }
         record(t, MATH_LANE, 1, j, 0);
     }
     end_call(t);
+}
+
+__global__ void scale_rows(float *c, int ldc, int rows, int cols,
+                           float beta)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int i = blockIdx.y; i < rows && j < cols; i += gridDim.y) {
+        float *to = c + (size_t)i * ldc + j;
+        *to = beta == 0.0f ? 0.0f : beta * *to;
+    }
 }
 
 __global__ void finish_rows(float *c, int ldc, const float *sums, int lds,
@@ -222,6 +238,17 @@ void cut_product(struct team *t, struct cut c, int m, int n, int k,
 {
     if (m <= 0 || n <= 0)
         return;
+    if (k <= 0) {
+        int rows = c.kind == SPLIT_N ? m : share_of(m, t->size, t->rank).count;
+        int cols = c.kind == SPLIT_N ? share_of(n, t->size, t->rank).count : n;
+        if (rows > 0 && cols > 0)
+            scale_rows<<<dim3(CEIL_DIV(cols, 256), rows < 65535 ? rows : 65535),
+                         256>>>(cc, ldc, rows, cols, beta);
+        CUDA_CHECK(cudaGetLastError());
+        return;
+    }
+    c.chunks = c.chunks < 1 ? 1 : c.chunks > MAX_CHUNKS ? MAX_CHUNKS : c.chunks;
+    team_reserve(t, c, m, n, k);
     if (c.kind == SPLIT_N)
         split_n(t, c, m, n, k, alpha, a, lda, b, ldb, beta, cc, ldc);
     else

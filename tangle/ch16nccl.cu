@@ -12,7 +12,7 @@
 static const char *progname = "ch16nccl";
 static int csv, events;
 static char gpu_name[256];
-enum { MAX_RANKS = 8, MAX_REPS = 16, SEED = 16 };
+enum { MAX_RANKS = 8, MAX_REPS = 16, SEED = 16, STALL_S = 900 };
 
 static int count_gpus(int *major)
 {
@@ -25,10 +25,14 @@ static int count_gpus(int *major)
         struct cudaDeviceProp prop;
         int n = 0;
         close(fd[0]);
-        if (cudaGetDeviceCount(&n) == cudaSuccess && n > 0
-            && cudaGetDeviceProperties(&prop, 0) == cudaSuccess) {
+        if (cudaGetDeviceCount(&n) == cudaSuccess && n > 0) {
             v[0] = n;
-            v[1] = prop.major;
+            v[1] = 90;                 /* every GPU must be an sm_90 */
+            for (int d = 0; d < n; d++)
+                if (cudaGetDeviceProperties(&prop, d) != cudaSuccess)
+                    v[0] = 0;
+                else if (prop.major * 10 + prop.minor != 90)
+                    v[1] = prop.major * 10 + prop.minor;
         }
         _exit(write(fd[1], v, sizeof v) == sizeof v ? 0 : 1);
     }
@@ -40,6 +44,14 @@ static int count_gpus(int *major)
         waitpid(pid, NULL, 0);
     *major = v[1];
     return v[0];
+}
+static void stalled(int sig)
+{
+    static const char msg[] = "ch16nccl: a rank made no progress for "
+        "900 s (collectives that do not match?): stopping\n";
+    ssize_t r = write(2, msg, sizeof msg - 1);
+    (void)sig, (void)r;
+    _exit(3);
 }
 static int rank_main(int rank, int size, ncclUniqueId id);
 
@@ -186,17 +198,21 @@ static long check_share(struct cut c, const struct block *cb, int k,
     }
     return wrong;
 }
-static float *one_float;   /* a float on the GPU, for small collectives */
+static long long *one_count;   /* a number on the GPU, for collectives */
+
+static long long reduce_ranks(struct team *t, long long v, ncclRedOp_t op)
+{
+    CUDA_CHECK(cudaMemcpy(one_count, &v, sizeof v, cudaMemcpyHostToDevice));
+    NCCL_CHECK(ncclAllReduce(one_count, one_count, 1, ncclInt64, op,
+                             t->comm, t->link));
+    CUDA_CHECK(cudaStreamSynchronize(t->link));
+    CUDA_CHECK(cudaMemcpy(&v, one_count, sizeof v, cudaMemcpyDeviceToHost));
+    return v;
+}
 
 static long sum_ranks(struct team *t, long v)
 {
-    float f = (float)v;
-    CUDA_CHECK(cudaMemcpy(one_float, &f, sizeof f, cudaMemcpyHostToDevice));
-    NCCL_CHECK(ncclAllReduce(one_float, one_float, 1, ncclFloat, ncclSum,
-                             t->comm, t->link));
-    CUDA_CHECK(cudaStreamSynchronize(t->link));
-    CUDA_CHECK(cudaMemcpy(&f, one_float, sizeof f, cudaMemcpyDeviceToHost));
-    return (long)f;
+    return (long)reduce_ranks(t, v, ncclSum);
 }
 
 static void run_cut(struct team *t, struct cut c, int whole,
@@ -258,8 +274,9 @@ static struct timing time_cut(struct team *t, struct cut c, int whole,
         CUDA_CHECK(cudaEventRecord(e1, 0));
         CUDA_CHECK(cudaEventSynchronize(e1));
         CUDA_CHECK(cudaEventElapsedTime(&ms[i], e0, e1));
-        if (i == 0 && ms[0] < 50)
-            reps = MAX_REPS;              /* short runs: more of them */
+        if (i == 0 && reduce_ranks(t, (long long)(ms[0] * 1000), ncclMax)
+                      < 50 * 1000)
+            reps = MAX_REPS;   /* short runs: more of them, on every rank */
     }
     CUDA_CHECK(cudaMemcpy(dev, ms, sizeof(float) * reps,
                           cudaMemcpyHostToDevice));
@@ -291,7 +308,7 @@ static const char *run_number(void)
 #define NCCL_COLUMNS(X)                                                    \
     X(chapter, "%d", 16)                  /* the chapter */                \
     X(name, "%s", name)                   /* the measurement */            \
-    X(what, "%s", what)                   /* what it is */                 \
+    X(what, "\"%s\"", what)               /* what it is, quoted */         \
     X(gpus, "%d", gpus)                   /* GPUs it ran on */             \
     X(ms, "%.4f", t.ms)                   /* median time, ms */            \
     X(ms_q1, "%.4f", t.q[0])              /* first quartile */             \
@@ -343,6 +360,7 @@ static int check_shapes(struct team *t)
         { 257, 255, 513 }, { 128, 96, 300 },
     };
     int bad = 0;
+    alarm(STALL_S);
     for (int s = 0; s < COUNT_OF(shapes); s++)
         for (int kind = 0; kind < 2; kind++)
             for (int pr = 0; pr < 2; pr++)
@@ -373,6 +391,7 @@ static int measure(struct team *t, const char *name, const char *what,
                    double bytes)
 {
     struct operands none = { 0 };
+    alarm(STALL_S);
     if (!whole)
         team_reserve(t, c, m, n, k);
     else if (t->rank == 0)
@@ -412,7 +431,8 @@ static int measure_cut(struct team *t, enum cut_kind kind, enum precision pr,
         snprintf(what, sizeof what, "split %c on %d GPUs, %s, %dx%dx%d, "
                  "%d piece%s%s", kind == SPLIT_N ? 'N' : 'K', p, pn, m, n, k,
                  c.chunks, c.chunks > 1 ? "s" : "",
-                 v == 2 ? ", communication alone"
+                 v == 2 ? (kind == SPLIT_N ? ", communication alone"
+                           : ", communication and finishing alone")
                  : v == 3 ? ", products alone" : "");
         bad += measure(t, name, what, c, 0, m, n, k, bytes);
     }
@@ -453,6 +473,7 @@ static int trace(struct team *t)
     float mine[PER] = { 0 }, *all, *dev;
     team_reserve(t, c, m, n, k);
     struct mats x = share_mats(t, c, 0, m, n, k);
+    alarm(STALL_S);
     run_cut(t, c, 0, &x, m, n, k, 1.0f, 0.0f);
     CUDA_CHECK(cudaDeviceSynchronize());
     sum_ranks(t, 0);
@@ -497,16 +518,17 @@ static int rank_main(int rank, int size, ncclUniqueId id)
     struct team t;
     struct cudaDeviceProp prop;
     int bad;
+    signal(SIGALRM, stalled);
     CUDA_CHECK(cudaSetDevice(rank));
     CUDA_CHECK(cudaGetDeviceProperties(&prop, rank));
     snprintf(gpu_name, sizeof gpu_name, "%s", prop.name);
     NCCL_CHECK(ncclCommInitRank(&comm, size, id, rank));
     team_join(&t, comm);
-    CUDA_CHECK(cudaMalloc(&one_float, sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&one_count, sizeof(long long)));
     bad = check_shapes(&t);
     if (!bad)
         bad = events ? trace(&t) : measure_all(&t);
-    CUDA_CHECK(cudaFree(one_float));
+    CUDA_CHECK(cudaFree(one_count));
     team_leave(&t);
     NCCL_CHECK(ncclCommDestroy(comm));
     return bad ? 1 : 0;
@@ -559,10 +581,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: no CUDA GPU is available\n", progname);
         return 3;
     }
-    if (major < 9) {
-        fprintf(stderr, "%s: chapter 14's dispatcher needs compute "
-                "capability 9.0\n", progname);
+    if (major != 90) {
+        fprintf(stderr, "%s: chapter 14's dispatcher is built for compute "
+                "capability 9.0; a GPU here is %d.%d\n", progname,
+                major / 10, major % 10);
         return 3;
     }
+    setenv("NCCL_NVLS_ENABLE", "0", 0);   /* no NVLink multicast */
     return run_ranks(n < MAX_RANKS ? n : MAX_RANKS);
 }

@@ -42,7 +42,7 @@ class Column:
 
 
 _START = re.compile(r'^\s*#define\s+([A-Z][A-Z0-9_]*)_COLUMNS\(X\)')
-_ITEM = re.compile(r'^\s*X\(\s*([a-z][a-z0-9_]*)\s*,\s*"([^"]*)"\s*,'
+_ITEM = re.compile(r'^\s*X\(\s*([a-z][a-z0-9_]*)\s*,\s*"((?:[^"\\]|\\.)*)"\s*,'
                    r'.*?(?:/\*\s*(.*?)\s*\*/)?\s*\\?\s*$')
 
 
