@@ -146,7 +146,7 @@ static void split_n(struct team *t, struct cut c, int m, int n, int k,
             if (mine > 0)
                 CUDA_CHECK(cudaMemcpy2DAsync(piece + t->rank * slot, row,
                                              (const char *)a + (size_t)j * h * lda * e,
-                                             (size_t)lda * e, row, mine,
+                                             (size_t)lda * e, (size_t)k * e, mine,
                                              cudaMemcpyDeviceToDevice, t->link));
             NCCL_CHECK(ncclAllGather(piece + t->rank * slot, piece, slot, ncclUint8,
                                      t->comm, t->link));

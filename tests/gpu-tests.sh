@@ -427,6 +427,15 @@ gpu_sanitize() {
     local extra="" n=${p#ch}
     n=${n%%[!0-9]*}
     [ -n "$(book/tools/bookdata manifest "$n" suite 2> /dev/null)" ] && extra=$SANITIZER_THIN
+    # NCCL's initialisation asks cudaFuncGetAttributes of kernels it holds
+    # only for other GPUs and takes the error as "not here": memcheck
+    # reports each such call (4 at every shape, all inside libnccl).  A
+    # program that links NCCL runs memcheck without reporting API errors:
+    # its own calls are all checked, and one that failed would end it.
+    local api=""
+    case " $(book/tools/bookdata manifest "$n" libs 2> /dev/null) " in
+        *" -lnccl "*) api="--report-api-errors no" ;;
+    esac
     for t in $SANITIZERS; do
         out=""
         for s in $SANITIZER_SHAPES $SANITIZER_ALIGNED:0 $extra; do
@@ -434,14 +443,14 @@ gpu_sanitize() {
             case $s in *:0) s=${s%:0}; pad=0 ;; esac
             IFS=x read -r m nn k <<< "$s"
             compute-sanitizer --tool "$t" --error-exitcode 9 \
-                ./$p -m "$m" -n "$nn" -k "$k" --pad $pad --reps 1 \
+                $([ "$t" = memcheck ] && echo $api) ./$p -m "$m" -n "$nn" -k "$k" --pad $pad --reps 1 \
                 > "$tmp/san" 2>&1
             # racecheck ends with its own summary line
             if [ $? != 0 ] || ! grep -q -e "ERROR SUMMARY: 0 errors" \
                    -e "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)" "$tmp/san"
             then out="$out"$'\n'"$s: $(grep -m3 -e 'ERROR' -e 'error' "$tmp/san")"; fi
         done
-        [ -z "$out" ] && ok "$p: compute-sanitizer $t clean" \
+        [ -z "$out" ] && ok "$p: compute-sanitizer $t clean$([ "$t" = memcheck ] && [ -n "$api" ] && echo " (API errors inside NCCL not reported)")" \
             || fail "$p: compute-sanitizer $t clean" "$out"
     done
 }
