@@ -11,12 +11,12 @@ lab_none := chapter 16 writes no kernel: its cuts run chapter 14's dispatcher ov
 slide_figure := timeline-ch16
 slide_chunk := Split $N$
 slide_intro := One product on several GPUs: each holds a $p$th of $A$ and $B$ | Split $N$ all-gathers $A$; split $K$ reduce-scatters $C$; in pieces, the sending hides behind the arithmetic
-slide_bound := A rank receives $(p-1)/p \cdot MKs$ bytes in split $N$, $(p-1)/p \cdot 4MN$ in split $K$: on two H200s, {{model.ch16_link_bf16_16384_p2}} ms for BF16 at $16384^3$
+slide_bound := A rank receives $(p-1)/p \cdot MKs$ bytes in split $N$, $(p-1)/p \cdot 4MN$ in split $K$: for BF16 at $16384^3$ on two GPUs, {{model.ch16_link_bf16_16384_p2}} ms at NVLink's rate on paper, {{ch16.micro.n2_bf16_16384_link.ms}} ms measured
 slide_question := The sending takes a few percent of the arithmetic. Will two GPUs be twice as fast as one?
 slide_notes := The arithmetic per byte sent is $2N/(s(p-1))$ for split $N$; compare it with the GPU's rate over the link's. Then ask what else the overlap needs: the link's blocks need SMs, which the product holds.
 slide_idea := One product on several GPUs, one process each, over NCCL \
     | Split $N$ gathers $A$ in pieces while the product runs; split $K$ reduces $C$ in pieces \
-    | On one GPU the cut costs {{model.ch16_cost1_bf16_16384}} times the dispatcher in BF16 at $16384^3$; the model gives two GPUs {{model.ch16_s_bf16_16384_p2}} times one
+    | On one GPU the cut costs {{model.ch16_cost1_bf16_16384}} times the dispatcher in BF16 at $16384^3$; two GPUs measured {{model.ch16_x2_bf16_16384}} times one (the model on paper: {{model.ch16_s_bf16_16384_p2}})
 model.ch16_nvlink_gbs := 450 | %d
 model.ch16_piece_fp32_ms := 8.589934592 / ch16.micro.one_fp32_16384.tflops | %.2f
 model.ch16_piece_bf16_ms := 8.589934592 / ch16.micro.one_bf16_16384.tflops | %.3f
@@ -30,80 +30,124 @@ model.ch16_rate_over_link := 1000 * ch16.micro.one_bf16_16384.tflops / model.ch1
 model.ch16_link_fp32_16384_p2 := (2 - 1) / 2 * 16384^2 * 4 / (model.ch16_nvlink_gbs * 1e6) | %.3f
 model.ch16_s_fp32_16384_p2 := ch16.micro.one_fp32_16384.ms / max(model.ch16_link_fp32_16384_p2 / 4 + ch16.micro.n1_fp32_16384.ms / 2, \
     model.ch16_link_fp32_16384_p2 + ch16.micro.n1_fp32_16384.ms / 8) | %.2f
-model.ch16_link_fp32_16384_p4 := (4 - 1) / 4 * 16384^2 * 4 / (model.ch16_nvlink_gbs * 1e6) | %.3f
-model.ch16_s_fp32_16384_p4 := ch16.micro.one_fp32_16384.ms / max(model.ch16_link_fp32_16384_p4 / 4 + ch16.micro.n1_fp32_16384.ms / 4, \
-    model.ch16_link_fp32_16384_p4 + ch16.micro.n1_fp32_16384.ms / 16) | %.2f
-model.ch16_link_fp32_16384_p8 := (8 - 1) / 8 * 16384^2 * 4 / (model.ch16_nvlink_gbs * 1e6) | %.3f
-model.ch16_s_fp32_16384_p8 := ch16.micro.one_fp32_16384.ms / max(model.ch16_link_fp32_16384_p8 / 4 + ch16.micro.n1_fp32_16384.ms / 8, \
-    model.ch16_link_fp32_16384_p8 + ch16.micro.n1_fp32_16384.ms / 32) | %.2f
 model.ch16_cost1_fp32_16384 := ch16.micro.n1_fp32_16384.ms / ch16.micro.one_fp32_16384.ms | %.2f
+model.ch16_x2_fp32_16384 := ch16.micro.one_fp32_16384.ms / ch16.micro.n2_fp32_16384.ms | %.2f
+model.ch16_xw_fp32_16384 := ch16.micro.one_fp32_16384.ms / ch16.micro.n2_fp32_16384_whole.ms | %.2f
+model.ch16_hid_fp32_16384 := 100 * (ch16.micro.n2_fp32_16384_link.ms + ch16.micro.n2_fp32_16384_math.ms - ch16.micro.n2_fp32_16384.ms) / ch16.micro.n2_fp32_16384_link.ms | %.0f
+model.ch16_t2_fp32_16384 := max(ch16.micro.n2_fp32_16384_link.ms / 4 + ch16.micro.n2_fp32_16384_math.ms, ch16.micro.n2_fp32_16384_link.ms + ch16.micro.n2_fp32_16384_math.ms / 4)
+model.ch16_m2_fp32_16384 := ch16.micro.one_fp32_16384.ms / model.ch16_t2_fp32_16384 | %.2f
+model.ch16_int_fp32_16384 := 100 * (ch16.micro.n2_fp32_16384.ms / model.ch16_t2_fp32_16384 - 1) | %.0f
+model.ch16_m4_fp32_16384 := ch16.micro.one_fp32_16384.ms / max(ch16.micro.n2_fp32_16384_link.ms * 2 * (4 - 1) / 4 / 4 + ch16.micro.n2_fp32_16384_math.ms * 2 / 4, \
+    ch16.micro.n2_fp32_16384_link.ms * 2 * (4 - 1) / 4 + ch16.micro.n2_fp32_16384_math.ms * 2 / 4 / 4) | %.2f
+model.ch16_m8_fp32_16384 := ch16.micro.one_fp32_16384.ms / max(ch16.micro.n2_fp32_16384_link.ms * 2 * (8 - 1) / 8 / 4 + ch16.micro.n2_fp32_16384_math.ms * 2 / 8, \
+    ch16.micro.n2_fp32_16384_link.ms * 2 * (8 - 1) / 8 + ch16.micro.n2_fp32_16384_math.ms * 2 / 8 / 4) | %.2f
+verdict.ch16_fp32_16384 := ch16.micro.one_fp32_16384.ms / ch16.micro.n2_fp32_16384.ms ; 1.9 ; inf ; \
+    ch16.micro.one_fp32_16384.ms / ch16.micro.n2_fp32_16384.ms * (ch16.micro.one_fp32_16384.spread_pct + ch16.micro.n2_fp32_16384.spread_pct) / 100
 model.ch16_link_fp32_32768_p2 := (2 - 1) / 2 * 32768^2 * 4 / (model.ch16_nvlink_gbs * 1e6) | %.3f
 model.ch16_s_fp32_32768_p2 := ch16.micro.one_fp32_32768.ms / max(model.ch16_link_fp32_32768_p2 / 4 + ch16.micro.n1_fp32_32768.ms / 2, \
     model.ch16_link_fp32_32768_p2 + ch16.micro.n1_fp32_32768.ms / 8) | %.2f
-model.ch16_link_fp32_32768_p4 := (4 - 1) / 4 * 32768^2 * 4 / (model.ch16_nvlink_gbs * 1e6) | %.3f
-model.ch16_s_fp32_32768_p4 := ch16.micro.one_fp32_32768.ms / max(model.ch16_link_fp32_32768_p4 / 4 + ch16.micro.n1_fp32_32768.ms / 4, \
-    model.ch16_link_fp32_32768_p4 + ch16.micro.n1_fp32_32768.ms / 16) | %.2f
-model.ch16_link_fp32_32768_p8 := (8 - 1) / 8 * 32768^2 * 4 / (model.ch16_nvlink_gbs * 1e6) | %.3f
-model.ch16_s_fp32_32768_p8 := ch16.micro.one_fp32_32768.ms / max(model.ch16_link_fp32_32768_p8 / 4 + ch16.micro.n1_fp32_32768.ms / 8, \
-    model.ch16_link_fp32_32768_p8 + ch16.micro.n1_fp32_32768.ms / 32) | %.2f
 model.ch16_cost1_fp32_32768 := ch16.micro.n1_fp32_32768.ms / ch16.micro.one_fp32_32768.ms | %.2f
+model.ch16_x2_fp32_32768 := ch16.micro.one_fp32_32768.ms / ch16.micro.n2_fp32_32768.ms | %.2f
+model.ch16_xw_fp32_32768 := ch16.micro.one_fp32_32768.ms / ch16.micro.n2_fp32_32768_whole.ms | %.2f
+model.ch16_hid_fp32_32768 := 100 * (ch16.micro.n2_fp32_32768_link.ms + ch16.micro.n2_fp32_32768_math.ms - ch16.micro.n2_fp32_32768.ms) / ch16.micro.n2_fp32_32768_link.ms | %.0f
+model.ch16_t2_fp32_32768 := max(ch16.micro.n2_fp32_32768_link.ms / 4 + ch16.micro.n2_fp32_32768_math.ms, ch16.micro.n2_fp32_32768_link.ms + ch16.micro.n2_fp32_32768_math.ms / 4)
+model.ch16_m2_fp32_32768 := ch16.micro.one_fp32_32768.ms / model.ch16_t2_fp32_32768 | %.2f
+model.ch16_int_fp32_32768 := 100 * (ch16.micro.n2_fp32_32768.ms / model.ch16_t2_fp32_32768 - 1) | %.0f
+model.ch16_m4_fp32_32768 := ch16.micro.one_fp32_32768.ms / max(ch16.micro.n2_fp32_32768_link.ms * 2 * (4 - 1) / 4 / 4 + ch16.micro.n2_fp32_32768_math.ms * 2 / 4, \
+    ch16.micro.n2_fp32_32768_link.ms * 2 * (4 - 1) / 4 + ch16.micro.n2_fp32_32768_math.ms * 2 / 4 / 4) | %.2f
+model.ch16_m8_fp32_32768 := ch16.micro.one_fp32_32768.ms / max(ch16.micro.n2_fp32_32768_link.ms * 2 * (8 - 1) / 8 / 4 + ch16.micro.n2_fp32_32768_math.ms * 2 / 8, \
+    ch16.micro.n2_fp32_32768_link.ms * 2 * (8 - 1) / 8 + ch16.micro.n2_fp32_32768_math.ms * 2 / 8 / 4) | %.2f
+verdict.ch16_fp32_32768 := ch16.micro.one_fp32_32768.ms / ch16.micro.n2_fp32_32768.ms ; 1.9 ; inf ; \
+    ch16.micro.one_fp32_32768.ms / ch16.micro.n2_fp32_32768.ms * (ch16.micro.one_fp32_32768.spread_pct + ch16.micro.n2_fp32_32768.spread_pct) / 100
 model.ch16_link_bf16_16384_p2 := (2 - 1) / 2 * 16384^2 * 2 / (model.ch16_nvlink_gbs * 1e6) | %.3f
 model.ch16_s_bf16_16384_p2 := ch16.micro.one_bf16_16384.ms / max(model.ch16_link_bf16_16384_p2 / 4 + ch16.micro.n1_bf16_16384.ms / 2, \
     model.ch16_link_bf16_16384_p2 + ch16.micro.n1_bf16_16384.ms / 8) | %.2f
-model.ch16_link_bf16_16384_p4 := (4 - 1) / 4 * 16384^2 * 2 / (model.ch16_nvlink_gbs * 1e6) | %.3f
-model.ch16_s_bf16_16384_p4 := ch16.micro.one_bf16_16384.ms / max(model.ch16_link_bf16_16384_p4 / 4 + ch16.micro.n1_bf16_16384.ms / 4, \
-    model.ch16_link_bf16_16384_p4 + ch16.micro.n1_bf16_16384.ms / 16) | %.2f
-model.ch16_link_bf16_16384_p8 := (8 - 1) / 8 * 16384^2 * 2 / (model.ch16_nvlink_gbs * 1e6) | %.3f
-model.ch16_s_bf16_16384_p8 := ch16.micro.one_bf16_16384.ms / max(model.ch16_link_bf16_16384_p8 / 4 + ch16.micro.n1_bf16_16384.ms / 8, \
-    model.ch16_link_bf16_16384_p8 + ch16.micro.n1_bf16_16384.ms / 32) | %.2f
 model.ch16_cost1_bf16_16384 := ch16.micro.n1_bf16_16384.ms / ch16.micro.one_bf16_16384.ms | %.2f
+model.ch16_x2_bf16_16384 := ch16.micro.one_bf16_16384.ms / ch16.micro.n2_bf16_16384.ms | %.2f
+model.ch16_xw_bf16_16384 := ch16.micro.one_bf16_16384.ms / ch16.micro.n2_bf16_16384_whole.ms | %.2f
+model.ch16_hid_bf16_16384 := 100 * (ch16.micro.n2_bf16_16384_link.ms + ch16.micro.n2_bf16_16384_math.ms - ch16.micro.n2_bf16_16384.ms) / ch16.micro.n2_bf16_16384_link.ms | %.0f
+model.ch16_t2_bf16_16384 := max(ch16.micro.n2_bf16_16384_link.ms / 4 + ch16.micro.n2_bf16_16384_math.ms, ch16.micro.n2_bf16_16384_link.ms + ch16.micro.n2_bf16_16384_math.ms / 4)
+model.ch16_m2_bf16_16384 := ch16.micro.one_bf16_16384.ms / model.ch16_t2_bf16_16384 | %.2f
+model.ch16_int_bf16_16384 := 100 * (ch16.micro.n2_bf16_16384.ms / model.ch16_t2_bf16_16384 - 1) | %.0f
+model.ch16_m4_bf16_16384 := ch16.micro.one_bf16_16384.ms / max(ch16.micro.n2_bf16_16384_link.ms * 2 * (4 - 1) / 4 / 4 + ch16.micro.n2_bf16_16384_math.ms * 2 / 4, \
+    ch16.micro.n2_bf16_16384_link.ms * 2 * (4 - 1) / 4 + ch16.micro.n2_bf16_16384_math.ms * 2 / 4 / 4) | %.2f
+model.ch16_m8_bf16_16384 := ch16.micro.one_bf16_16384.ms / max(ch16.micro.n2_bf16_16384_link.ms * 2 * (8 - 1) / 8 / 4 + ch16.micro.n2_bf16_16384_math.ms * 2 / 8, \
+    ch16.micro.n2_bf16_16384_link.ms * 2 * (8 - 1) / 8 + ch16.micro.n2_bf16_16384_math.ms * 2 / 8 / 4) | %.2f
+verdict.ch16_bf16_16384 := ch16.micro.one_bf16_16384.ms / ch16.micro.n2_bf16_16384.ms ; 1.9 ; inf ; \
+    ch16.micro.one_bf16_16384.ms / ch16.micro.n2_bf16_16384.ms * (ch16.micro.one_bf16_16384.spread_pct + ch16.micro.n2_bf16_16384.spread_pct) / 100
 model.ch16_link_bf16_32768_p2 := (2 - 1) / 2 * 32768^2 * 2 / (model.ch16_nvlink_gbs * 1e6) | %.3f
 model.ch16_s_bf16_32768_p2 := ch16.micro.one_bf16_32768.ms / max(model.ch16_link_bf16_32768_p2 / 4 + ch16.micro.n1_bf16_32768.ms / 2, \
     model.ch16_link_bf16_32768_p2 + ch16.micro.n1_bf16_32768.ms / 8) | %.2f
-model.ch16_link_bf16_32768_p4 := (4 - 1) / 4 * 32768^2 * 2 / (model.ch16_nvlink_gbs * 1e6) | %.3f
-model.ch16_s_bf16_32768_p4 := ch16.micro.one_bf16_32768.ms / max(model.ch16_link_bf16_32768_p4 / 4 + ch16.micro.n1_bf16_32768.ms / 4, \
-    model.ch16_link_bf16_32768_p4 + ch16.micro.n1_bf16_32768.ms / 16) | %.2f
-model.ch16_link_bf16_32768_p8 := (8 - 1) / 8 * 32768^2 * 2 / (model.ch16_nvlink_gbs * 1e6) | %.3f
-model.ch16_s_bf16_32768_p8 := ch16.micro.one_bf16_32768.ms / max(model.ch16_link_bf16_32768_p8 / 4 + ch16.micro.n1_bf16_32768.ms / 8, \
-    model.ch16_link_bf16_32768_p8 + ch16.micro.n1_bf16_32768.ms / 32) | %.2f
 model.ch16_cost1_bf16_32768 := ch16.micro.n1_bf16_32768.ms / ch16.micro.one_bf16_32768.ms | %.2f
+model.ch16_x2_bf16_32768 := ch16.micro.one_bf16_32768.ms / ch16.micro.n2_bf16_32768.ms | %.2f
+model.ch16_xw_bf16_32768 := ch16.micro.one_bf16_32768.ms / ch16.micro.n2_bf16_32768_whole.ms | %.2f
+model.ch16_hid_bf16_32768 := 100 * (ch16.micro.n2_bf16_32768_link.ms + ch16.micro.n2_bf16_32768_math.ms - ch16.micro.n2_bf16_32768.ms) / ch16.micro.n2_bf16_32768_link.ms | %.0f
+model.ch16_t2_bf16_32768 := max(ch16.micro.n2_bf16_32768_link.ms / 4 + ch16.micro.n2_bf16_32768_math.ms, ch16.micro.n2_bf16_32768_link.ms + ch16.micro.n2_bf16_32768_math.ms / 4)
+model.ch16_m2_bf16_32768 := ch16.micro.one_bf16_32768.ms / model.ch16_t2_bf16_32768 | %.2f
+model.ch16_int_bf16_32768 := 100 * (ch16.micro.n2_bf16_32768.ms / model.ch16_t2_bf16_32768 - 1) | %.0f
+model.ch16_m4_bf16_32768 := ch16.micro.one_bf16_32768.ms / max(ch16.micro.n2_bf16_32768_link.ms * 2 * (4 - 1) / 4 / 4 + ch16.micro.n2_bf16_32768_math.ms * 2 / 4, \
+    ch16.micro.n2_bf16_32768_link.ms * 2 * (4 - 1) / 4 + ch16.micro.n2_bf16_32768_math.ms * 2 / 4 / 4) | %.2f
+model.ch16_m8_bf16_32768 := ch16.micro.one_bf16_32768.ms / max(ch16.micro.n2_bf16_32768_link.ms * 2 * (8 - 1) / 8 / 4 + ch16.micro.n2_bf16_32768_math.ms * 2 / 8, \
+    ch16.micro.n2_bf16_32768_link.ms * 2 * (8 - 1) / 8 + ch16.micro.n2_bf16_32768_math.ms * 2 / 8 / 4) | %.2f
+verdict.ch16_bf16_32768 := ch16.micro.one_bf16_32768.ms / ch16.micro.n2_bf16_32768.ms ; 1.9 ; inf ; \
+    ch16.micro.one_bf16_32768.ms / ch16.micro.n2_bf16_32768.ms * (ch16.micro.one_bf16_32768.spread_pct + ch16.micro.n2_bf16_32768.spread_pct) / 100
 model.ch16_link_n_bf16_long_p2 := (2 - 1) / 2 * 4096 * 65536 * 2 / (model.ch16_nvlink_gbs * 1e6) | %.3f
 model.ch16_s_n_bf16_long_p2 := ch16.micro.one_bf16_long.ms / max(model.ch16_link_n_bf16_long_p2 / 4 + ch16.micro.n1_bf16_long.ms / 2, \
     model.ch16_link_n_bf16_long_p2 + ch16.micro.n1_bf16_long.ms / 8) | %.2f
-model.ch16_link_n_bf16_long_p4 := (4 - 1) / 4 * 4096 * 65536 * 2 / (model.ch16_nvlink_gbs * 1e6) | %.3f
-model.ch16_s_n_bf16_long_p4 := ch16.micro.one_bf16_long.ms / max(model.ch16_link_n_bf16_long_p4 / 4 + ch16.micro.n1_bf16_long.ms / 4, \
-    model.ch16_link_n_bf16_long_p4 + ch16.micro.n1_bf16_long.ms / 16) | %.2f
-model.ch16_link_n_bf16_long_p8 := (8 - 1) / 8 * 4096 * 65536 * 2 / (model.ch16_nvlink_gbs * 1e6) | %.3f
-model.ch16_s_n_bf16_long_p8 := ch16.micro.one_bf16_long.ms / max(model.ch16_link_n_bf16_long_p8 / 4 + ch16.micro.n1_bf16_long.ms / 8, \
-    model.ch16_link_n_bf16_long_p8 + ch16.micro.n1_bf16_long.ms / 32) | %.2f
 model.ch16_cost1_n_bf16_long := ch16.micro.n1_bf16_long.ms / ch16.micro.one_bf16_long.ms | %.2f
+model.ch16_x2_n_bf16_long := ch16.micro.one_bf16_long.ms / ch16.micro.n2_bf16_long.ms | %.2f
+model.ch16_xw_n_bf16_long := ch16.micro.one_bf16_long.ms / ch16.micro.n2_bf16_long_whole.ms | %.2f
+model.ch16_hid_n_bf16_long := 100 * (ch16.micro.n2_bf16_long_link.ms + ch16.micro.n2_bf16_long_math.ms - ch16.micro.n2_bf16_long.ms) / ch16.micro.n2_bf16_long_link.ms | %.0f
+model.ch16_t2_n_bf16_long := max(ch16.micro.n2_bf16_long_link.ms / 4 + ch16.micro.n2_bf16_long_math.ms, ch16.micro.n2_bf16_long_link.ms + ch16.micro.n2_bf16_long_math.ms / 4)
+model.ch16_m2_n_bf16_long := ch16.micro.one_bf16_long.ms / model.ch16_t2_n_bf16_long | %.2f
+model.ch16_int_n_bf16_long := 100 * (ch16.micro.n2_bf16_long.ms / model.ch16_t2_n_bf16_long - 1) | %.0f
+model.ch16_m4_n_bf16_long := ch16.micro.one_bf16_long.ms / max(ch16.micro.n2_bf16_long_link.ms * 2 * (4 - 1) / 4 / 4 + ch16.micro.n2_bf16_long_math.ms * 2 / 4, \
+    ch16.micro.n2_bf16_long_link.ms * 2 * (4 - 1) / 4 + ch16.micro.n2_bf16_long_math.ms * 2 / 4 / 4) | %.2f
+model.ch16_m8_n_bf16_long := ch16.micro.one_bf16_long.ms / max(ch16.micro.n2_bf16_long_link.ms * 2 * (8 - 1) / 8 / 4 + ch16.micro.n2_bf16_long_math.ms * 2 / 8, \
+    ch16.micro.n2_bf16_long_link.ms * 2 * (8 - 1) / 8 + ch16.micro.n2_bf16_long_math.ms * 2 / 8 / 4) | %.2f
 model.ch16_link_k_bf16_long_p2 := (2 - 1) / 2 * 4096 * 1024 * 4 / (model.ch16_nvlink_gbs * 1e6) | %.3f
 model.ch16_s_k_bf16_long_p2 := ch16.micro.one_bf16_long.ms / max(model.ch16_link_k_bf16_long_p2 / 4 + ch16.micro.k1_bf16_long.ms / 2, \
     model.ch16_link_k_bf16_long_p2 + ch16.micro.k1_bf16_long.ms / 8) | %.2f
-model.ch16_link_k_bf16_long_p4 := (4 - 1) / 4 * 4096 * 1024 * 4 / (model.ch16_nvlink_gbs * 1e6) | %.3f
-model.ch16_s_k_bf16_long_p4 := ch16.micro.one_bf16_long.ms / max(model.ch16_link_k_bf16_long_p4 / 4 + ch16.micro.k1_bf16_long.ms / 4, \
-    model.ch16_link_k_bf16_long_p4 + ch16.micro.k1_bf16_long.ms / 16) | %.2f
-model.ch16_link_k_bf16_long_p8 := (8 - 1) / 8 * 4096 * 1024 * 4 / (model.ch16_nvlink_gbs * 1e6) | %.3f
-model.ch16_s_k_bf16_long_p8 := ch16.micro.one_bf16_long.ms / max(model.ch16_link_k_bf16_long_p8 / 4 + ch16.micro.k1_bf16_long.ms / 8, \
-    model.ch16_link_k_bf16_long_p8 + ch16.micro.k1_bf16_long.ms / 32) | %.2f
 model.ch16_cost1_k_bf16_long := ch16.micro.k1_bf16_long.ms / ch16.micro.one_bf16_long.ms | %.2f
+model.ch16_x2_k_bf16_long := ch16.micro.one_bf16_long.ms / ch16.micro.k2_bf16_long.ms | %.2f
+model.ch16_xw_k_bf16_long := ch16.micro.one_bf16_long.ms / ch16.micro.k2_bf16_long_whole.ms | %.2f
+model.ch16_hid_k_bf16_long := 100 * (ch16.micro.k2_bf16_long_link.ms + ch16.micro.k2_bf16_long_math.ms - ch16.micro.k2_bf16_long.ms) / ch16.micro.k2_bf16_long_link.ms | %.0f
+model.ch16_t2_k_bf16_long := max(ch16.micro.k2_bf16_long_link.ms / 4 + ch16.micro.k2_bf16_long_math.ms, ch16.micro.k2_bf16_long_link.ms + ch16.micro.k2_bf16_long_math.ms / 4)
+model.ch16_m2_k_bf16_long := ch16.micro.one_bf16_long.ms / model.ch16_t2_k_bf16_long | %.2f
+model.ch16_int_k_bf16_long := 100 * (ch16.micro.k2_bf16_long.ms / model.ch16_t2_k_bf16_long - 1) | %.0f
+model.ch16_m4_k_bf16_long := ch16.micro.one_bf16_long.ms / max(ch16.micro.k2_bf16_long_link.ms * 2 * (4 - 1) / 4 / 4 + ch16.micro.k2_bf16_long_math.ms * 2 / 4, \
+    ch16.micro.k2_bf16_long_link.ms * 2 * (4 - 1) / 4 + ch16.micro.k2_bf16_long_math.ms * 2 / 4 / 4) | %.2f
+model.ch16_m8_k_bf16_long := ch16.micro.one_bf16_long.ms / max(ch16.micro.k2_bf16_long_link.ms * 2 * (8 - 1) / 8 / 4 + ch16.micro.k2_bf16_long_math.ms * 2 / 8, \
+    ch16.micro.k2_bf16_long_link.ms * 2 * (8 - 1) / 8 + ch16.micro.k2_bf16_long_math.ms * 2 / 8 / 4) | %.2f
 model.ch16_link_n_fp32_long_p2 := (2 - 1) / 2 * 4096 * 65536 * 4 / (model.ch16_nvlink_gbs * 1e6) | %.3f
 model.ch16_s_n_fp32_long_p2 := ch16.micro.one_fp32_long.ms / max(model.ch16_link_n_fp32_long_p2 / 4 + ch16.micro.n1_fp32_long.ms / 2, \
     model.ch16_link_n_fp32_long_p2 + ch16.micro.n1_fp32_long.ms / 8) | %.2f
-model.ch16_link_n_fp32_long_p4 := (4 - 1) / 4 * 4096 * 65536 * 4 / (model.ch16_nvlink_gbs * 1e6) | %.3f
-model.ch16_s_n_fp32_long_p4 := ch16.micro.one_fp32_long.ms / max(model.ch16_link_n_fp32_long_p4 / 4 + ch16.micro.n1_fp32_long.ms / 4, \
-    model.ch16_link_n_fp32_long_p4 + ch16.micro.n1_fp32_long.ms / 16) | %.2f
-model.ch16_link_n_fp32_long_p8 := (8 - 1) / 8 * 4096 * 65536 * 4 / (model.ch16_nvlink_gbs * 1e6) | %.3f
-model.ch16_s_n_fp32_long_p8 := ch16.micro.one_fp32_long.ms / max(model.ch16_link_n_fp32_long_p8 / 4 + ch16.micro.n1_fp32_long.ms / 8, \
-    model.ch16_link_n_fp32_long_p8 + ch16.micro.n1_fp32_long.ms / 32) | %.2f
 model.ch16_cost1_n_fp32_long := ch16.micro.n1_fp32_long.ms / ch16.micro.one_fp32_long.ms | %.2f
+model.ch16_x2_n_fp32_long := ch16.micro.one_fp32_long.ms / ch16.micro.n2_fp32_long.ms | %.2f
+model.ch16_xw_n_fp32_long := ch16.micro.one_fp32_long.ms / ch16.micro.n2_fp32_long_whole.ms | %.2f
+model.ch16_hid_n_fp32_long := 100 * (ch16.micro.n2_fp32_long_link.ms + ch16.micro.n2_fp32_long_math.ms - ch16.micro.n2_fp32_long.ms) / ch16.micro.n2_fp32_long_link.ms | %.0f
+model.ch16_t2_n_fp32_long := max(ch16.micro.n2_fp32_long_link.ms / 4 + ch16.micro.n2_fp32_long_math.ms, ch16.micro.n2_fp32_long_link.ms + ch16.micro.n2_fp32_long_math.ms / 4)
+model.ch16_m2_n_fp32_long := ch16.micro.one_fp32_long.ms / model.ch16_t2_n_fp32_long | %.2f
+model.ch16_int_n_fp32_long := 100 * (ch16.micro.n2_fp32_long.ms / model.ch16_t2_n_fp32_long - 1) | %.0f
+model.ch16_m4_n_fp32_long := ch16.micro.one_fp32_long.ms / max(ch16.micro.n2_fp32_long_link.ms * 2 * (4 - 1) / 4 / 4 + ch16.micro.n2_fp32_long_math.ms * 2 / 4, \
+    ch16.micro.n2_fp32_long_link.ms * 2 * (4 - 1) / 4 + ch16.micro.n2_fp32_long_math.ms * 2 / 4 / 4) | %.2f
+model.ch16_m8_n_fp32_long := ch16.micro.one_fp32_long.ms / max(ch16.micro.n2_fp32_long_link.ms * 2 * (8 - 1) / 8 / 4 + ch16.micro.n2_fp32_long_math.ms * 2 / 8, \
+    ch16.micro.n2_fp32_long_link.ms * 2 * (8 - 1) / 8 + ch16.micro.n2_fp32_long_math.ms * 2 / 8 / 4) | %.2f
 model.ch16_link_k_fp32_long_p2 := (2 - 1) / 2 * 4096 * 1024 * 4 / (model.ch16_nvlink_gbs * 1e6) | %.3f
 model.ch16_s_k_fp32_long_p2 := ch16.micro.one_fp32_long.ms / max(model.ch16_link_k_fp32_long_p2 / 4 + ch16.micro.k1_fp32_long.ms / 2, \
     model.ch16_link_k_fp32_long_p2 + ch16.micro.k1_fp32_long.ms / 8) | %.2f
-model.ch16_link_k_fp32_long_p4 := (4 - 1) / 4 * 4096 * 1024 * 4 / (model.ch16_nvlink_gbs * 1e6) | %.3f
-model.ch16_s_k_fp32_long_p4 := ch16.micro.one_fp32_long.ms / max(model.ch16_link_k_fp32_long_p4 / 4 + ch16.micro.k1_fp32_long.ms / 4, \
-    model.ch16_link_k_fp32_long_p4 + ch16.micro.k1_fp32_long.ms / 16) | %.2f
-model.ch16_link_k_fp32_long_p8 := (8 - 1) / 8 * 4096 * 1024 * 4 / (model.ch16_nvlink_gbs * 1e6) | %.3f
-model.ch16_s_k_fp32_long_p8 := ch16.micro.one_fp32_long.ms / max(model.ch16_link_k_fp32_long_p8 / 4 + ch16.micro.k1_fp32_long.ms / 8, \
-    model.ch16_link_k_fp32_long_p8 + ch16.micro.k1_fp32_long.ms / 32) | %.2f
 model.ch16_cost1_k_fp32_long := ch16.micro.k1_fp32_long.ms / ch16.micro.one_fp32_long.ms | %.2f
+model.ch16_x2_k_fp32_long := ch16.micro.one_fp32_long.ms / ch16.micro.k2_fp32_long.ms | %.2f
+model.ch16_xw_k_fp32_long := ch16.micro.one_fp32_long.ms / ch16.micro.k2_fp32_long_whole.ms | %.2f
+model.ch16_hid_k_fp32_long := 100 * (ch16.micro.k2_fp32_long_link.ms + ch16.micro.k2_fp32_long_math.ms - ch16.micro.k2_fp32_long.ms) / ch16.micro.k2_fp32_long_link.ms | %.0f
+model.ch16_t2_k_fp32_long := max(ch16.micro.k2_fp32_long_link.ms / 4 + ch16.micro.k2_fp32_long_math.ms, ch16.micro.k2_fp32_long_link.ms + ch16.micro.k2_fp32_long_math.ms / 4)
+model.ch16_m2_k_fp32_long := ch16.micro.one_fp32_long.ms / model.ch16_t2_k_fp32_long | %.2f
+model.ch16_int_k_fp32_long := 100 * (ch16.micro.k2_fp32_long.ms / model.ch16_t2_k_fp32_long - 1) | %.0f
+model.ch16_m4_k_fp32_long := ch16.micro.one_fp32_long.ms / max(ch16.micro.k2_fp32_long_link.ms * 2 * (4 - 1) / 4 / 4 + ch16.micro.k2_fp32_long_math.ms * 2 / 4, \
+    ch16.micro.k2_fp32_long_link.ms * 2 * (4 - 1) / 4 + ch16.micro.k2_fp32_long_math.ms * 2 / 4 / 4) | %.2f
+model.ch16_m8_k_fp32_long := ch16.micro.one_fp32_long.ms / max(ch16.micro.k2_fp32_long_link.ms * 2 * (8 - 1) / 8 / 4 + ch16.micro.k2_fp32_long_math.ms * 2 / 8, \
+    ch16.micro.k2_fp32_long_link.ms * 2 * (8 - 1) / 8 + ch16.micro.k2_fp32_long_math.ms * 2 / 8 / 4) | %.2f
+model.ch16_w_lo := min(min(ch16.micro.n2_fp32_16384_link.gbs, ch16.micro.n2_fp32_32768_link.gbs), min(ch16.micro.n2_bf16_16384_link.gbs, ch16.micro.n2_bf16_32768_link.gbs)) | %.0f
+model.ch16_w_hi := max(max(ch16.micro.n2_fp32_16384_link.gbs, ch16.micro.n2_fp32_32768_link.gbs), max(ch16.micro.n2_bf16_16384_link.gbs, ch16.micro.n2_bf16_32768_link.gbs)) | %.0f
+model.ch16_w_pct_lo := 100 * model.ch16_w_lo / model.ch16_nvlink_gbs | %.0f
+model.ch16_w_pct_hi := 100 * model.ch16_w_hi / model.ch16_nvlink_gbs | %.0f
