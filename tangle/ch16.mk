@@ -147,6 +147,15 @@ model.ch16_m4_k_fp32_long := ch16.micro.one_fp32_long.ms / max(ch16.micro.k2_fp3
     ch16.micro.k2_fp32_long_link.ms * 2 * (4 - 1) / 4 + ch16.micro.k2_fp32_long_math.ms * 2 / 4 / 4) | %.2f
 model.ch16_m8_k_fp32_long := ch16.micro.one_fp32_long.ms / max(ch16.micro.k2_fp32_long_link.ms * 2 * (8 - 1) / 8 / 4 + ch16.micro.k2_fp32_long_math.ms * 2 / 8, \
     ch16.micro.k2_fp32_long_link.ms * 2 * (8 - 1) / 8 + ch16.micro.k2_fp32_long_math.ms * 2 / 8 / 4) | %.2f
+model.ch16_mathx_fp32_16384 := ch16.micro.one_fp32_16384.ms / ch16.micro.n2_fp32_16384_math.ms | %.2f
+compare.ch16_pc_fp32_16384 := ch16.micro.n2_fp32_16384.ms ; ch16.micro.n2_fp32_16384_whole.ms ; ch16.micro.n2_fp32_16384.spread_pct ; \
+    ch16.micro.n2_fp32_16384_whole.spread_pct | slower than / faster than
+compare.ch16_pc_fp32_32768 := ch16.micro.n2_fp32_32768.ms ; ch16.micro.n2_fp32_32768_whole.ms ; ch16.micro.n2_fp32_32768.spread_pct ; \
+    ch16.micro.n2_fp32_32768_whole.spread_pct | slower than / faster than
+compare.ch16_pc_bf16_16384 := ch16.micro.n2_bf16_16384.ms ; ch16.micro.n2_bf16_16384_whole.ms ; ch16.micro.n2_bf16_16384.spread_pct ; \
+    ch16.micro.n2_bf16_16384_whole.spread_pct | slower than / faster than
+compare.ch16_pc_bf16_32768 := ch16.micro.n2_bf16_32768.ms ; ch16.micro.n2_bf16_32768_whole.ms ; ch16.micro.n2_bf16_32768.spread_pct ; \
+    ch16.micro.n2_bf16_32768_whole.spread_pct | slower than / faster than
 model.ch16_w_lo := min(min(ch16.micro.n2_fp32_16384_link.gbs, ch16.micro.n2_fp32_32768_link.gbs), min(ch16.micro.n2_bf16_16384_link.gbs, ch16.micro.n2_bf16_32768_link.gbs)) | %.0f
 model.ch16_w_hi := max(max(ch16.micro.n2_fp32_16384_link.gbs, ch16.micro.n2_fp32_32768_link.gbs), max(ch16.micro.n2_bf16_16384_link.gbs, ch16.micro.n2_bf16_32768_link.gbs)) | %.0f
 model.ch16_w_pct_lo := 100 * model.ch16_w_lo / model.ch16_nvlink_gbs | %.0f
