@@ -219,6 +219,18 @@ build/html-instructor/instructor.tex: build/html-instructor/book.tex build/tex/a
 	  printf '\\end{document}\n'; } > $@.tmp
 	$(Q)mv $@.tmp $@
 
+# The answers alone, through the same pandoc and filter: what the
+# instructor's HTML adds to the book's, converted in seconds, for make
+# test (the whole edition, make instructor, takes a minute of pandoc).
+build/html-instructor/answers.html: build/html-instructor/instructor.tex book/html.lua book/book.css
+	$(say) PANDOC $@
+	$(Q){ sed '/^\\begin{document}/q' $<; \
+	  sed -n '/^\\chapter{Answers to the exercises}/,$$p' $<; } > $(@D)/answers.tex
+	$(Q)grep -q '^\\chapter{Answers to the exercises}' $(@D)/answers.tex \
+	  || { echo "make: $< holds no chapter of answers" >&2; exit 1; }
+	$(Q)$(BOOK_PANDOC) $(@D)/answers.tex -o $@.tmp
+	$(Q)mv $@.tmp $@
+
 build/instructor.html: build/html-instructor/instructor.tex build/book.html
 	$(say) PANDOC $@
 	$(Q)$(BOOK_PANDOC) build/html-instructor/instructor.tex -o $@.tmp
