@@ -566,7 +566,7 @@ def _timeline(rows):
             ls.append(r['lane'])
         if num(r['end_ms']) > tmax:
             tmax = num(r['end_ms'])
-    W, H, gap = 9.4, 0.42, 0.35
+    W, H, gap = 9.4, 0.42, 0.6   # (gap: room for the next flow's name)
     col = ['0072B2', '009E73', 'D55E00']
     # a tick every 1, 2 or 5 times a power of ten, about 6 of them
     step = _pow10(_log(tmax / 6) / math.log(10))
