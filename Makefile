@@ -83,7 +83,7 @@ GPU_DIR ?=
 BENCH_CHAPTERS ?= $(CHAPTERS)
 
 .PHONY: all programs book tangle bench profile test clean readme tools help
-.PRECIOUS: build/%.o build/%.log build/sass-%.txt build/sass-obj-%.txt build/kernels-%.tsv
+.PRECIOUS: build/%.o build/%.log build/sass-%.txt build/sass-obj-%.txt build/sass-obj-%.tsv build/kernels-%.tsv
 
 # (the README's table changes only when asked: make readme, after make
 # bench; make test says when it no longer matches the results)
@@ -481,6 +481,8 @@ $(foreach n,$(SKIPPED),$(eval $(call skip_rules,$(n))))
 build/sass-obj-%.txt: build/%.o book/tools/sass
 	$(say) SASS $@
 	$(Q)book/tools/sass $< > $@.tmp && mv $@.tmp $@
+build/sass-obj-%.tsv: build/sass-obj-%.txt book/tools/sass-count
+	$(Q)book/tools/sass-count --object $< > $@.tmp && mv $@.tmp $@
 define facts_rules   # $(1) program, $(2) chapter
 build/ptxas-$(1).csv: $(1) build/kernels-$(1).tsv book/tools/ptxas
 	$$(say) PTXAS $$@
@@ -488,12 +490,14 @@ build/ptxas-$(1).csv: $(1) build/kernels-$(1).tsv book/tools/ptxas
 	  $(foreach o,ch$(2) $(ch$(2).links),build/$(o).log) > $$@
 build/sass-$(1).txt: $(foreach o,ch$(2) $(ch$(2).links),build/sass-obj-$(o).txt)
 	$(Q)cat $$^ > $$@
+build/sass-$(1).csv: $(foreach o,ch$(2) $(ch$(2).links),build/sass-obj-$(o).tsv) \
+  build/kernels-$(1).tsv book/tools/sass-count
+	$$(say) SASS $$@
+	$(Q)book/tools/sass-count build/kernels-$(1).tsv \
+	  $(foreach o,ch$(2) $(ch$(2).links),build/sass-obj-$(o).tsv) > $$@
 endef
 $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).programs),\
   $(eval $(call facts_rules,$(p),$(n)))))
-build/sass-%.csv: build/sass-%.txt build/kernels-%.tsv book/tools/sass-count
-	$(say) SASS $@
-	$(Q)book/tools/sass-count $< build/kernels-$*.tsv > $@
 
 # The manifests as one table, chapter<TAB>field<TAB>value, for the tools,
 # with what only make knows: the ARCH and the chapters it allows
@@ -506,7 +510,10 @@ build/manifest.tsv: $(MANIFESTS) $(wildcard build/arch.flags) book/tools/bookdat
 	@mkdir -p build
 	@$(BOOKDATA) manifest --tsv $(ARCH) > $@.tmp && mv $@.tmp $@
 
-PROGRAM_FACTS := $(foreach p,$(HARNESS_BINS),build/ptxas-$(p).csv build/sass-$(p).csv)
+# (build/sass-P.txt: the program's machine code in one file, for the
+# reader; the book reads each object's, build/sass-obj-O.txt)
+PROGRAM_FACTS := $(foreach p,$(HARNESS_BINS),build/ptxas-$(p).csv build/sass-$(p).csv \
+  build/sass-$(p).txt) $(foreach n,$(BUILDABLE),build/sass-obj-ch$(n).txt)
 
 # --- measuring ------------------------------------------------------------
 # Never tangles or installs anything: a GPU machine needs only nvcc and

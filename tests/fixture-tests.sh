@@ -23,7 +23,7 @@ fixture_copy() {   # a scratch copy of the sources with the fixture in it
         # and what the build compiled (newer than its sources, times
         # kept), so that the copy compiles the fixture alone
         ls -d build/*.o build/*.flags build/*.log build/*.src build/src \
-              build/ptxas-*.csv build/sass-*.csv build/sass-*.txt build/kernels-*.tsv \
+              build/ptxas-*.csv build/sass-*.csv build/kernels-*.tsv \
               build/cuda-tools $(ls | grep -x 'ch[0-9][0-9a-z]*') 2> /dev/null \
             | tar -cf - -T - | tar -xf - -C "$dir"
     else   # a copy without git (a GPU machine): all but what is built

@@ -436,6 +436,24 @@ class Machine(Case):
                          ('  /*0020*/ IMAD R2, R0, 4, RZ;',
                           '  /*0090*/ EXIT;', 8))
 
+    def test_excerpts_of_two_objects(self):
+        # a program links two objects: a function found in both is read
+        # in the link order, the first object's instructions first
+        first = ('\t\tFunction : _Z5k_onev\n'
+                 '        /*0000*/                   MOV R1, c[0x0][0x28] ;\n'
+                 '        /*0010*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n')
+        with tempfile.TemporaryDirectory() as d:
+            a, b = os.path.join(d, 'a.txt'), os.path.join(d, 'b.txt')
+            with open(a, 'w') as fh:
+                fh.write(first)
+            with open(b, 'w') as fh:
+                fh.write(SASS)
+            ex = machine.excerpts([a, b], ['k_one', 'k_two'])
+            self.assertEqual(ex, machine.excerpts([a, b], ['k_one', 'k_two']))
+        self.assertEqual(ex['k_one'].split('\n')[1],
+                         '  /*0010*/ BAR.SYNC.DEFER_BLOCKING 0x0;')
+        self.assertIsNone(ex['k_two'])
+
 
 def run_cli(argv):
     out, err = io.StringIO(), io.StringIO()

@@ -1,6 +1,7 @@
 """The command line of book/tools/bookdata.  Bad usage or a missing
 input: one line on stderr, exit 2."""
 import os
+import shlex
 import struct
 import sys
 
@@ -10,6 +11,7 @@ ROOT = manifest.ROOT
 USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
 
   bookdata manifest N FIELD        a field of chapter N's manifest
+  bookdata manifest N --sh FIELD...   fields as FIELD='value' lines
   bookdata manifest --tsv          every field: N<TAB>FIELD<TAB>VALUE
   bookdata manifest chapters       the chapters, in order
   bookdata manifest buildable      the chapters this build compiles
@@ -95,7 +97,12 @@ def cmd_manifest(args):
         if not a.isdigit():
             raise Usage('manifest: not a chapter: ' + a)
         try:
-            print(manifest.load(int(a))[args[1]])
+            m = manifest.load(int(a))
+            if args[1] == '--sh':   # FIELD='value' lines, for a shell's eval
+                for f in args[2:]:
+                    print('%s=%s' % (f, shlex.quote(m[f])))
+            else:
+                print(m[args[1]])
         except manifest.ManifestError as e:
             raise Usage('manifest: %s' % e)
     return 0

@@ -1,11 +1,13 @@
 """Facts of the compiled code: excerpts of a kernel's machine code.
 
-excerpts(sass_txt, functions): for each __global__ function (as C++
+excerpts(sass_txts, functions): for each __global__ function (as C++
 spells it: sgemm_float4, sgemm_warp<128, 64>) a few lines of its SASS as
 a LaTeX verbatim block, for \\sassexcerpt in the book: from the first
 barrier (or, in a kernel without one, from shortly before the first
 FFMA) to a few lines past the first FFMA; None for a function without
-an FFMA.  The listing is read once, its names demangled by c++filt in
+an FFMA.  sass_txts are the cuobjdump listings of the objects a program
+links, in its link order (build/sass-obj-O.txt); each is read once a
+run however many programs link it, its names demangled by c++filt in
 one call.
 """
 import re
@@ -85,18 +87,32 @@ def _excerpt(instructions):
     return '\n'.join(['\\begin{verbatim}'] + body + ['\\end{verbatim}']) + '\n'
 
 
-def excerpts(sass_txt, functions):
-    with open(sass_txt, encoding='utf-8', errors='replace') as f:
-        lines = f.read().split('\n')
-    code = _functions(lines)
-    fun = demangle(sorted({m for m, _, _ in code}))
-    by_name = {}        # function as C++ spells it, blanks dropped
-    for m, a, e in code:
-        by_name.setdefault(fun.get(m, '').replace(' ', ''), []).append((a, e))
+_LISTINGS = {}   # path -> (lines, {function: [(first, end)]}), read once a run
+
+
+def _listing(path):
+    if path not in _LISTINGS:
+        with open(path, encoding='utf-8', errors='replace') as f:
+            lines = f.read().split('\n')
+        code = _functions(lines)
+        fun = demangle(sorted({m for m, _, _ in code}))
+        by_name = {}        # function as C++ spells it, blanks dropped
+        for m, a, e in code:
+            by_name.setdefault(fun.get(m, '').replace(' ', ''), []).append((a, e))
+        _LISTINGS[path] = (lines, by_name)
+    return _LISTINGS[path]
+
+
+def excerpts(sass_txts, functions):
+    if isinstance(sass_txts, str):
+        sass_txts = [sass_txts]
+    listings = [_listing(t) for t in sass_txts]
     out = {}
     for fn in functions:
-        # every function of that name, in the listing's order
+        # every function of that name, in the listings' order
+        key = fn.replace(' ', '')
         out[fn] = _excerpt(_norm(lines[i])
-                           for a, e in by_name.get(fn.replace(' ', ''), [])
+                           for lines, by_name in listings
+                           for a, e in by_name.get(key, [])
                            for i in range(a, e) if _INST.match(lines[i]))
     return out

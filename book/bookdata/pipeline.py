@@ -3,8 +3,9 @@ the measurements.
 
 Reads RESULTS/*.csv (RESULTS may be ""; a file a program of the book
 writes must have the columns that program's list gives, bookdata.schema), OUT/manifest.tsv (the
-manifests), OUT/ptxas-P.csv, OUT/sass-P.{csv,txt} and OUT/kernels-P.tsv
-of each program P, and tangle/ (the code hashes).  Writes
+manifests), OUT/ptxas-P.csv, OUT/sass-P.csv and OUT/kernels-P.tsv of
+each program P, OUT/sass-obj-O.txt of each object O (its machine code),
+and tangle/ (the code hashes).  Writes
   OUT/results.keys          key<TAB>text, as the book prints it (LaTeX)
   OUT/results.raw           key<TAB>value, numbers unrounded
   OUT/res/resultkeys.tex    \\resultkey{key}{text}, read by results.sty
@@ -30,15 +31,16 @@ def _sass_excerpts(out, chapters, man):
     for f in glob.glob(os.path.join(out, 'res', 'sass-ch*-*.tex')):
         os.remove(f)
     for n in chapters:
+        objs = ['ch%s' % n] + man.get((n, 'links'), '').split()
+        txts = [os.path.join(out, 'sass-obj-%s.txt' % o) for o in objs]
         for p in man.get((n, 'programs'), '').split():
-            txt = os.path.join(out, 'sass-%s.txt' % p)
             kt = os.path.join(out, 'kernels-%s.tsv' % p)
-            if not (os.path.isfile(txt) and os.path.isfile(kt)):
+            if not (all(os.path.isfile(t) for t in txts) and os.path.isfile(kt)):
                 continue
             with open(kt, encoding='utf-8') as f:
                 rows = [l.split('\t') for l in f.read().split('\n') if l]
             rows = [r for r in rows if len(r) > 2 and r[2] != '-']
-            ex = machine.excerpts(txt, [r[2] for r in rows])
+            ex = machine.excerpts(txts, [r[2] for r in rows])
             for r in rows:
                 dst = os.path.join(out, 'res', 'sass-ch%s-%s.tex' % (n, r[0]))
                 if ex[r[2]] is None:
