@@ -12,6 +12,7 @@ budget := 1400
 roots := ch14.h wgmma.h
 links := ch12 ch10 ch9 ch8 ch5
 suite := shapes/suite.csv
+validation := 40
 needs := sm_90a
 extra_runs := -m 2048 -n 3072 -k 5000 --kernel bf16-tiles ; \
     -m 2048 -n 3072 -k 5120 --kernel bf16-tiles

@@ -48,6 +48,9 @@ USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
   bookdata runs-short RESULTS [N]  the timed figures measured in fewer
                                    than N runs (3) (exit 1 if any)
   bookdata nw-upto N | --all       the noweb files chapter N tangles
+  bookdata draw-shapes N SEED      chapter N's validation set: its field
+                                   validation's count of shapes, drawn
+                                   from SEED (bookdata/draw.py)
   bookdata answers preamble FILE... | files N|--all | target [--source] FILE
   bookdata answers keep OLD NEW     NEW's rows, then OLD's of every use
                                    (check, repeat) that NEW has none of
@@ -382,6 +385,24 @@ def cmd_nw_upto(args):
     return 0
 
 
+def cmd_draw_shapes(args):
+    _need(args, 2, 'draw-shapes N SEED')
+    from . import csvio, draw
+    if not args[0].isdigit() or not args[1].isdigit():
+        raise Usage('draw-shapes: N and SEED are numbers: ' + ' '.join(args))
+    try:
+        m = manifest.load(int(args[0]))
+        count, suite = m['validation'], m['suite']
+    except manifest.ManifestError as e:
+        raise Usage('draw-shapes: %s' % e)
+    if not (count and suite):
+        raise Usage('draw-shapes: chapter %s has no fields validation and suite' % args[0])
+    rows = csvio.read(os.path.join(ROOT, suite)).rows
+    seed = int(args[1])
+    sys.stdout.write(draw.csv_text(seed, draw.draw(seed, int(count), rows)))
+    return 0
+
+
 def cmd_make_vars(args):
     _need(args, 1, 'make-vars ARCH')
     try:
@@ -415,6 +436,7 @@ COMMANDS = {
     'runs-short': cmd_runs_short,
     'nw-upto': cmd_nw_upto,
     'make-vars': cmd_make_vars,
+    'draw-shapes': cmd_draw_shapes,
 }
 
 

@@ -80,6 +80,9 @@ FIELDS = {
                    'that size too'),
     'suite': ('word', 'the shape suite (a CSV of family,m,n,k,origin) '
               'whose shapes make bench measures (suite-chN.csv)'),
+    'validation': ('number', 'how many shapes make bench draws fresh for '
+                   'the validation set (validation-chN.csv), on which the '
+                   'rules tuned on the suite are graded'),
     'slide_figure': ('word', 'the figure of the chapter\'s slides'),
     'slide_chunk': ('text', 'the chunk its slides show'),
     'slide_idea': ('text', 'what the measurement said: the points of the '

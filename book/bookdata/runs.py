@@ -137,6 +137,7 @@ def merge_micro(rows, also=()):
 # repetitions) are not figures of several runs.
 _TIMED = (('ch*.csv', _SAME), ('sweep-ch*.csv', _SAME + ('config',)),
           ('suite-ch*.csv', _SAME + ('entry',)),
+          ('validation-ch*.csv', _SAME + ('entry',)),
           ('emulated-ch*.csv', _SAME), ('micro-ch*.csv', ('chapter', 'name')),
           ('answers-ch*.csv', _SAME + ('answer', 'use', 'options')),
           ('answers-micro-ch*.csv', ('chapter', 'name', 'answer', 'options')))
