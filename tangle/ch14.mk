@@ -164,6 +164,14 @@ model.ch14_split_pred_ms := max(ch14.suite.bf16-tiles.256x256x65536.ms / model.c
 model.ch14_split_ratio := ch14.suite.bf16.256x256x65536.ms / model.ch14_split_pred_ms | %.2f
 verdict.ch14_split := model.ch14_split_ratio ; 0 ; 1.25 ; \
     model.ch14_split_ratio * ch14.suite.bf16.256x256x65536.spread_pct / 100
+compare.ch14_unseen_fp32 := ch14.validation.fp32.geomean_pct ; ch14.suite.fp32.geomean_pct ; \
+    ch14.validation.fp32.geomean_spread_pct ; ch14.suite.fp32.geomean_spread_pct | above / below
+compare.ch14_unseen_tf32 := ch14.validation.tf32.geomean_pct ; ch14.suite.tf32.geomean_pct ; \
+    ch14.validation.tf32.geomean_spread_pct ; ch14.suite.tf32.geomean_spread_pct | above / below
+compare.ch14_unseen_bf16 := ch14.validation.bf16.geomean_pct ; ch14.suite.bf16.geomean_pct ; \
+    ch14.validation.bf16.geomean_spread_pct ; ch14.suite.bf16.geomean_spread_pct | above / below
+compare.ch14_unseen_3xtf32 := ch14.validation.3xtf32.geomean_pct ; ch14.suite.3xtf32.geomean_pct ; \
+    ch14.validation.3xtf32.geomean_spread_pct ; ch14.suite.3xtf32.geomean_spread_pct | above / below
 compare.ch14_triton_tf32 := ch14.suite.triton.tf32.configs.best_tflops ; \
     ch10.mma.4096.tflops ; ch14.suite.triton.tf32.configs.best_spread_pct ; \
     ch10.mma.4096.spread_pct | above / below

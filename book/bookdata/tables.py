@@ -16,6 +16,7 @@ field looked like one and as text otherwise; _lt and _eq below keep that.
 import glob
 import math
 import os
+import re
 import sys
 
 from . import csvio, runs
@@ -129,8 +130,8 @@ def _cell(v):
 class _Suite:
     """What suite-table's awk program gathered from its files."""
 
-    def __init__(self, n):
-        self.n, self.keys = n, []
+    def __init__(self, n, part='suite'):
+        self.n, self.keys, self.part = n, [], part
         self.order, self.fam = [], {}
         self.pc, self.tf, self.err = {}, {}, {}
         self.sp = {}      # the spread of a row's ratio to cuBLAS, in %
@@ -138,7 +139,7 @@ class _Suite:
         self.gpu = self.tver = ''
 
     def key(self, k, v):
-        self.keys.append((K.chapter(self.n, 'suite', k), _s(v)))
+        self.keys.append((K.chapter(self.n, self.part, k), _s(v)))
 
     def shapes(self, table):
         for r in table:
@@ -201,6 +202,13 @@ class _Suite:
                 if not c:
                     continue
                 self.key(k + '.geomean_pct', fmt(_exp(lg / c), '%.0f'))
+                # how far the geometric mean may move between runs: the
+                # mean of its shapes' spreads (each the dispatcher's and
+                # its cuBLAS's), as if every shape moved the same way
+                sps = [self.sp[k, s] for s in self.order if (k, s) in self.sp]
+                if sps:
+                    self.key(k + '.geomean_spread_pct',
+                             fmt(sum(sps) / len(sps), '%.1f'))
                 self.key(k + '.min_pct', fmt(lo, '%.0f'))
                 self.key(k + '.min_shape', shape(los))
                 self.key(k + '.below80', below)
@@ -419,6 +427,89 @@ def suite(n, suite_csv, res, out):
     st.chart(base + '-plot.tex')
     if missing:
         raise TableError('suite-table: no suite %s' % suite_csv)
+    return st.keys
+
+
+def validation(n, res):
+    """Chapter n's validation set: the shapes drawn fresh
+    (res/validation-shapes-chN.csv, family,m,n,k,origin, the seed in
+    origin) as measured in res/validation-chN.csv; returns the keys
+    chN.validation.*, as the suite's (geometric means, lowest shapes,
+    shapes below 80 %, 3xTF32 against cuBLAS FP32) and seed, the seed
+    they were drawn from.  TableError where a file is missing."""
+    drawn = os.path.join(res, 'validation-shapes-ch%s.csv' % n)
+    measured = os.path.join(res, 'validation-ch%s.csv' % n)
+    for f in (drawn, measured):
+        if not os.path.isfile(f):
+            raise TableError('validation: %s is missing' % f)
+    st = _Suite(n, 'validation')
+    shapes = csvio.read(drawn).rows
+    st.shapes(shapes)
+    merged = runs.merge(csvio.read(measured).rows)
+    st.measured(merged)
+    rows_by = {(r['kernel'], r['m'] + 'x' + r['n'] + 'x' + r['k']): r for r in merged}
+    st.key('shapes', len(st.order))
+    seeds = {re.match(r'seed ([0-9]+)', r['origin']).group(1)
+             for r in shapes if re.match(r'seed [0-9]+', r['origin'])}
+    if len(seeds) != 1:
+        raise TableError('validation: %s names %d seeds' % (drawn, len(seeds)))
+    st.key('seed', seeds.pop())
+    st.dispatchers()
+    st.three()
+    # Each precision's highest percentage: its shape, and the rate of
+    # the cuBLAS it was measured against there
+    for p in P:
+        got = [(num(st.pc[p, s]), s) for s in st.order if (p, s) in st.pc]
+        if got:
+            v, sh = max(got)
+            r = rows_by[p, sh]
+            st.key(p + '.max_pct', fmt(v, '%.0f'))
+            st.key(p + '.max_shape', shape(sh))
+            st.key(p + '.max_tflops', fmt(r['tflops'], 'sig3'))
+            st.key(p + '.max_cublas_tflops', fmt(r['cublas_tflops'], 'sig3'))
+    # The checks that failed: the shapes, and the first one's numbers
+    # beside the harness's bounds (chapter 0's tolerance(): 4u_p + tau(K)
+    # for the error, 16u_p + tau(K) for the worst element)
+    bad = [r for r in csvio.read(measured).rows if r['check'] not in ('ok', '')]
+    shapes_bad = []
+    for r in bad:
+        sh = r['m'] + 'x' + r['n'] + 'x' + r['k']
+        if sh not in shapes_bad:
+            shapes_bad.append(sh)
+    st.key('failed', len(shapes_bad))
+    st.key('failed_list', ', '.join(shape(x) for x in shapes_bad) or 'none')
+    if bad:
+        r = bad[0]
+        u = {'tf32': 2.0 ** -11, 'bf16': 2.0 ** -8}.get(r['precision'], 0.0)
+        tau = max(64.0, 16.0 * math.sqrt(num(r['k']))) * 2.0 ** -24
+        first = [x for x in bad if x['m'] == r['m'] and x['n'] == r['n'] and x['k'] == r['k']]
+        st.key('failed_kernels', ', '.join(sorted({'\\texttt{%s}' % tex(x['kernel'])
+                                                   for x in first})))
+        st.key('failed_precision', r['precision'])
+        st.key('failed_error', fmt(r['error'], 'err'))
+        st.key('failed_tol', fmt(4 * u + tau, 'err'))
+        st.key('failed_max_error', fmt(r['max_error'], 'err'))
+        st.key('failed_tol_max', fmt(16 * u + tau, 'err'))
+        st.key('failed_max_within', 'inside' if num(r['max_error']) <= 16 * u + tau
+               else 'outside')
+        st.key('failed_runs', len({x['run'] for x in first}))
+    # The shapes that take cuBLAS FP32 more than three times its least
+    # time over the set: there the launch is no longer most of the time.
+    cub = {s: num(r['cublas_ms']) for r in runs.merge(csvio.read(measured).rows)
+           if r['kernel'] == 'fp32'
+           for s in [r['m'] + 'x' + r['n'] + 'x' + r['k']]}
+    if cub:
+        least = min(cub.values())
+        long_ = [s for s in st.order if cub.get(s, 0) > 3 * least]
+        st.key('launch_us', fmt(least * 1000, '%.1f'))
+        st.key('long_us', fmt(3 * least * 1000, '%.0f'))
+        st.key('long_shapes', len(long_))
+        for p in P:
+            vals = [num(st.pc[p, s]) for s in long_ if (p, s) in st.pc]
+            if vals:
+                st.key(p + '.long_geomean_pct',
+                       fmt(_exp(sum(_log(v) for v in vals) / len(vals)), '%.0f'))
+                st.key(p + '.long_below80', sum(v < 80 for v in vals))
     return st.keys
 
 
@@ -662,6 +753,13 @@ def suite_keys(keys, out, res, chapters, man):
             continue
         for k, v in kv:
             keys.plain(k, v)
+        if man.get((n, 'validation'), ''):
+            try:
+                kv = validation(n, res)
+            except TableError:
+                continue
+            for k, v in kv:
+                keys.plain(k, v)
 
 
 def figures(out, res, chapters, man):

@@ -1,0 +1,103 @@
+"""The validation set: shapes drawn fresh (bookdata/draw.py) and the keys
+of their measurements (tables.validation)."""
+import math
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'book'))
+from bookdata import draw, tables  # noqa: E402
+
+SUITE = [{'m': '4096', 'n': '4096', 'k': '4096'}, {'m': '1', 'n': '4096', 'k': '14336'},
+         {'m': '16', 'n': '16', 'k': '16'}]
+COLS = ('chapter,kernel,precision,m,n,k,ms,tflops,baseline,cublas_ms,'
+        'cublas_tflops,pct_cublas,error,max_error,check,gpu,code_hash,'
+        'ms_q1,ms_q3,cublas_ms_q1,cublas_ms_q3,run')
+
+
+class Draw(unittest.TestCase):
+    def test_same_seed_same_shapes(self):
+        self.assertEqual(draw.draw(7, 40, SUITE), draw.draw(7, 40, SUITE))
+        self.assertNotEqual(draw.draw(7, 40, SUITE), draw.draw(8, 40, SUITE))
+
+    def test_within_the_range_and_the_budget_and_fresh(self):
+        cap = draw.budget(SUITE)
+        self.assertEqual(cap, 2 * 4096 ** 3)
+        shapes = draw.draw(3, 200, SUITE)
+        self.assertEqual(len(shapes), 200)
+        self.assertEqual(len(set(shapes)), 200)
+        for m, n, k in shapes:
+            for d in (m, n, k):
+                self.assertTrue(1 <= d <= draw.DIM_MAX)
+            self.assertLessEqual(2 * m * n * k, cap)
+            self.assertNotIn((m, n, k), {(4096, 4096, 4096), (1, 4096, 14336), (16, 16, 16)})
+
+    def test_log_uniform(self):
+        # half of the dimensions below sqrt(32768) = 181, as log-uniform
+        # draws put them (the budget drops a few large ones)
+        dims = [d for s in draw.draw(11, 2000, SUITE) for d in s]
+        below = sum(d < math.sqrt(draw.DIM_MAX) for d in dims) / len(dims)
+        self.assertTrue(0.45 < below < 0.62, below)
+
+    def test_csv_names_the_seed(self):
+        t = draw.csv_text(5, [(1, 2, 3)])
+        self.assertEqual(t.split('\n')[0], 'family,m,n,k,origin')
+        self.assertIn('drawn,1,2,3,"seed 5,', t)
+
+
+def row(kernel, precision, m, n, k, pct, check='ok', cub='0.01', run='1',
+        error='1e-7', max_error='1e-7'):
+    d = dict(chapter='14', kernel=kernel, precision=precision, m=m, n=n, k=k,
+             ms='0.01', tflops='1', baseline='cublas', cublas_ms=cub,
+             cublas_tflops='1', pct_cublas=pct, error=error,
+             max_error=max_error, check=check, gpu='GPU_X', code_hash='aa',
+             ms_q1='0.01', ms_q3='0.01', cublas_ms_q1=cub, cublas_ms_q3=cub,
+             run=run)
+    return ','.join(d[c] for c in COLS.split(','))
+
+
+class Validation(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.dir)
+
+    def write(self, name, text):
+        with open(os.path.join(self.dir, name), 'w') as f:
+            f.write(text)
+
+    def test_keys(self):
+        self.write('validation-shapes-ch14.csv', draw.csv_text(
+            42, [(2, 1, 81), (1000, 1000, 1000)]))
+        rows = []
+        for r in ('1', '2'):
+            rows += [row('fp32', 'fp32', '2', '1', '81', '50', run=r),
+                     row('bf16', 'bf16', '2', '1', '81', '90', check='FAIL', run=r,
+                         error='1.8e-02', max_error='4.6e-03'),
+                     row('fp32', 'fp32', '1000', '1000', '1000', '200', cub='1.0', run=r),
+                     row('bf16', 'bf16', '1000', '1000', '1000', '100', cub='1.0', run=r)]
+        self.write('validation-ch14.csv', COLS + '\n' + '\n'.join(rows) + '\n')
+        kv = dict(tables.validation('14', self.dir))
+        k = 'ch14.validation.'
+        self.assertEqual(kv[k + 'seed'], '42')
+        self.assertEqual(kv[k + 'shapes'], '2')
+        self.assertEqual(kv[k + 'fp32.geomean_pct'], '100')      # sqrt(50 * 200)
+        self.assertEqual(kv[k + 'fp32.below80'], '1')
+        self.assertEqual(kv[k + 'long_shapes'], '1')             # 1.0 ms > 3 x 0.01
+        self.assertEqual(kv[k + 'fp32.long_geomean_pct'], '200')
+        self.assertEqual(kv[k + 'failed'], '1')
+        self.assertEqual(kv[k + 'failed_list'], '$2\\times1\\times81$')
+        self.assertEqual(kv[k + 'failed_runs'], '2')
+        self.assertEqual(kv[k + 'failed_max_within'], 'inside')
+        self.assertEqual(kv[k + 'failed_tol'], '$1.6\\times10^{-2}$')
+        self.assertEqual(kv[k + 'bf16.max_shape'], '$1000\\times1000\\times1000$')
+
+    def test_a_missing_file_is_an_error(self):
+        self.write('validation-shapes-ch14.csv', draw.csv_text(1, [(1, 1, 1)]))
+        with self.assertRaises(tables.TableError):
+            tables.validation('14', self.dir)
+
+
+if __name__ == '__main__':
+    unittest.main()
