@@ -465,6 +465,7 @@ def validation(n, res):
             r = rows_by[p, sh]
             st.key(p + '.max_pct', fmt(v, '%.0f'))
             st.key(p + '.max_shape', shape(sh))
+            st.key(p + '.max_args', '-m %s -n %s -k %s' % tuple(sh.split('x')))
             st.key(p + '.max_tflops', fmt(r['tflops'], 'sig3'))
             st.key(p + '.max_cublas_tflops', fmt(r['cublas_tflops'], 'sig3'))
     # The checks that failed: the shapes, and the first one's numbers
