@@ -353,40 +353,68 @@ class _Suite:
                + '\\bottomrule\n\\end{tabular}\n\\end{table}\n')
 
     def chart(self, plot):
-        """Every dispatcher's percentages over the suite, sorted."""
+        """Every dispatcher's percentage at every shape: a panel per
+        precision, two by two, the shapes in the suite's order in every
+        panel (its families named under the lower panels and parted by
+        light lines), on one log scale for all four, every point inside."""
         ns = len(self.order)
-        series = [sorted(num(self.pc[p, s]) for s in self.order
-                         if (p, s) in self.pc) for p in P]
-        # every point inside the axes: the top is the next 50 above the
-        # highest percentage (250 at least)
-        top = max([250.0] + [v for vals in series for v in vals])
-        ymax = int(math.ceil(top / 50.0) * 50)
-        if ymax < top * 1.02:
-            ymax += 50
-        ticks = ','.join(str(t) for t in [0, 50, 80] + list(range(100, ymax + 1, 50)))
-        o = ['\\begin{tikzpicture}\n\\begin{axis}[width=12cm, height=6.5cm, '
-             'xmin=0, xmax=%d,\n' % (ns + 1),
-             '  ymin=0, ymax=%d, xlabel={shapes of the suite, each '
-             'precision sorted by its percentage},\n' % ymax,
-             '  ylabel={\\% of the same-precision cuBLAS}, ymajorgrids, '
-             'major grid style={black!15},\n',
-             '  ytick={%s}, xtick=\\empty,\n' % ticks,
-             '  legend columns=4, legend style={font=\\footnotesize, '
-             'at={(0.5,1.03)}, anchor=south, draw=none}]\n']
-        col = ['black!60', 'blue!70!black', 'red!70!black', 'green!50!black']
+        vals = [num(self.pc[p, s]) for p in P for s in self.order
+                if (p, s) in self.pc and self.pc[p, s] != '' and num(self.pc[p, s]) > 0]
+        if not vals:
+            _write(plot, '')
+            return
+        nice = [1, 2, 5, 10, 20, 25, 40, 50, 80, 100, 150, 200, 250, 300,
+                400, 500, 600, 800, 1000, 1500, 2000, 5000, 10000]
+        lo = max([v for v in nice if v <= min(vals) / 1.15] or [nice[0]])
+        hi = min([v for v in nice if v >= max(vals) * 1.15] or [nice[-1]])
+        ticks = [t for t in (1, 2, 5, 10, 25, 50, 100, 200, 400, 1000,
+                             2000, 5000) if lo <= t <= hi]
+        fams, bounds, centers, start = [], [], [], 0
+        for i, s in enumerate(self.order + ['']):
+            if i == ns or (i and self.fam[s] != self.fam[self.order[i - 1]]):
+                fams.append(tex(self.fam[self.order[i - 1]]))
+                centers.append((start + i + 1) / 2.0)
+                if i < ns:
+                    bounds.append(i + 0.5)
+                start = i + 1
+        col = ['black!70', 'blue!70!black', 'red!70!black', 'green!50!black']
         mark = ['*', 'square*', 'triangle*', 'diamond*']
+        o = ['\\begin{tikzpicture}\n']
         for i, p in enumerate(P):
-            vals = series[i]
-            o.append('\\addplot[color=%s, mark=%s, mark size=1.2pt] '
+            x, y = (i % 2) * 6.0, -(i // 2) * 3.3
+            bottom = i >= 2
+            o.append('\\begin{axis}[at={(%.1fcm,%.1fcm)}, width=5.1cm, height=2.4cm, '
+                     'scale only axis,\n' % (x, y))
+            o.append('  xmin=0.5, xmax=%s, ymode=log, ymin=%d, ymax=%d,\n'
+                     % (numstr(ns + 0.5), lo, hi))
+            o.append('  ytick={%s}, log ticks with fixed point, '
+                     'yticklabel style={font=\\tiny},\n' % ','.join(map(str, ticks)))
+            o.append('  xtick={%s}, xticklabels={}, xmajorgrids, '
+                     'major x grid style={black!12}, ymajorgrids, '
+                     'major y grid style={black!6},\n'
+                     % ','.join(numstr(b) for b in bounds))
+            if bottom:
+                o.append('  extra x ticks={%s}, extra x tick labels={%s},\n'
+                         % (','.join(numstr(c) for c in centers), ','.join(fams)))
+                o.append('  extra x tick style={grid=none, major tick length=0pt, '
+                         'xticklabel style={rotate=50, anchor=north east, '
+                         'font=\\tiny, inner sep=1pt}},\n')
+            if i % 2 == 0:
+                o.append('  ylabel={\\% of cuBLAS}, ylabel style={font=\\scriptsize},\n')
+            o.append('  title={%s%s}, title style={font=\\footnotesize, yshift=-1.5ex}]\n'
+                     % (PNAME[i], ' (of cuBLAS FP32)' if p == '3xtf32' else ''))
+            o.append('\\addplot[only marks, color=%s, mark=%s, mark size=1.1pt] '
                      'coordinates {' % (col[i], mark[i]))
-            o += [' (%d,%s)' % (j, numstr(v)) for j, v in enumerate(vals, 1)]
-            o.append('};\n\\addlegendentry{%s%s}\n' % (
-                PNAME[i], ' (of cuBLAS FP32)' if p == '3xtf32' else ''))
-        o.append('\\draw[black!50, dashed] (axis cs:0,80) -- (axis cs:%d,80);'
-                 '\n' % (ns + 1))
-        o.append('\\draw[black!50] (axis cs:0,100) -- (axis cs:%d,100);\n'
-                 % (ns + 1))
-        o.append('\\end{axis}\n\\end{tikzpicture}\n')
+            o += [' (%d,%s)' % (j, numstr(num(self.pc[p, s])))
+                  for j, s in enumerate(self.order, 1)
+                  if (p, s) in self.pc and self.pc[p, s] != '' and num(self.pc[p, s]) > 0]
+            o.append('};\n')
+            o.append('\\draw[black!50, dashed] (axis cs:0.5,80) -- (axis cs:%s,80);\n'
+                     % numstr(ns + 0.5))
+            o.append('\\draw[black!60] (axis cs:0.5,100) -- (axis cs:%s,100);\n'
+                     % numstr(ns + 0.5))
+            o.append('\\end{axis}\n')
+        o.append('\\end{tikzpicture}\n')
         _write(plot, ''.join(o))
 
 
