@@ -116,7 +116,8 @@ help:
 	@echo 'make clean           remove build/ and the programs'
 	@echo 'Variables: ARCH=sm_86 (the GPU to build for), RESULTS=results/<gpu>'
 	@echo '(the numbers the book shows), BENCH_RUNS=3 (make bench: separate runs'
-	@echo 'of every chapter), V=1 (every command in full), -jN.'
+	@echo 'of every chapter), BENCH_SEED=S (make bench: the validation shapes'
+	@echo 'of seed S), V=1 (every command in full), -jN.'
 	@echo 'book/DATA.md explains the data; bookdata --help its program.'
 
 # --- tools ---------------------------------------------------------------
