@@ -420,7 +420,7 @@ class Machine(Case):
             f = os.path.join(d, 'sass.txt')
             with open(f, 'w') as fh:
                 fh.write(SASS)
-            ex = machine.excerpts(f, ['k_one', 'k_two', 'sgemm_warp<128,64>',
+            ex = machine.excerpts([f], ['k_one', 'k_two', 'sgemm_warp<128,64>',
                                       'absent'])
         self.assertEqual(ex['k_one'], '\\begin{verbatim}\n'
                          '  /*0020*/ BAR.SYNC.DEFER_BLOCKING 0x0;\n'

@@ -88,7 +88,6 @@ class Validation(unittest.TestCase):
         self.assertEqual(kv[k + 'fp32.long_geomean_pct'], '200')
         self.assertEqual(kv[k + 'failed'], '1')
         self.assertEqual(kv[k + 'failed_list'], '$2\\times1\\times81$')
-        self.assertEqual(kv[k + 'failed_runs'], '2')
         self.assertEqual(kv[k + 'failed_max_within'], 'inside')
         self.assertEqual(kv[k + 'failed_tol'], '$1.6\\times10^{-2}$')
         self.assertEqual(kv[k + 'bf16.max_shape'], '$1000\\times1000\\times1000$')

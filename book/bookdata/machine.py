@@ -104,8 +104,6 @@ def _listing(path):
 
 
 def excerpts(sass_txts, functions):
-    if isinstance(sass_txts, str):
-        sass_txts = [sass_txts]
     listings = [_listing(t) for t in sass_txts]
     out = {}
     for fn in functions:

@@ -462,9 +462,10 @@ def validation(n, res):
     """Chapter n's validation set: the shapes drawn fresh
     (res/validation-shapes-chN.csv, family,m,n,k,origin, the seed in
     origin) as measured in res/validation-chN.csv; returns the keys
-    chN.validation.*, as the suite's (geometric means, lowest shapes,
-    shapes below 80 %, 3xTF32 against cuBLAS FP32) and seed, the seed
-    they were drawn from.  TableError where a file is missing."""
+    chN.validation.*, as the suite's (geometric means with their
+    spread, lowest shapes, shapes below 80 %), the seed they were drawn
+    from, each precision's highest percentage, the checks that failed,
+    and the means over the shapes past the launch.  TableError where a file is missing."""
     drawn = os.path.join(res, 'validation-shapes-ch%s.csv' % n)
     measured = os.path.join(res, 'validation-ch%s.csv' % n)
     for f in (drawn, measured):
@@ -473,7 +474,8 @@ def validation(n, res):
     st = _Suite(n, 'validation')
     shapes = csvio.read(drawn).rows
     st.shapes(shapes)
-    merged = runs.merge(csvio.read(measured).rows)
+    rows = csvio.read(measured).rows
+    merged = runs.merge(rows)
     st.measured(merged)
     rows_by = {(r['kernel'], r['m'] + 'x' + r['n'] + 'x' + r['k']): r for r in merged}
     st.key('shapes', len(st.order))
@@ -483,7 +485,6 @@ def validation(n, res):
         raise TableError('validation: %s names %d seeds' % (drawn, len(seeds)))
     st.key('seed', seeds.pop())
     st.dispatchers()
-    st.three()
     # Each precision's highest percentage: its shape, and the rate of
     # the cuBLAS it was measured against there
     for p in P:
@@ -499,7 +500,7 @@ def validation(n, res):
     # The checks that failed: the shapes, and the first one's numbers
     # beside the harness's bounds (chapter 0's tolerance(): 4u_p + tau(K)
     # for the error, 16u_p + tau(K) for the worst element)
-    bad = [r for r in csvio.read(measured).rows if r['check'] not in ('ok', '')]
+    bad = [r for r in rows if r['check'] not in ('ok', '')]
     shapes_bad = []
     for r in bad:
         sh = r['m'] + 'x' + r['n'] + 'x' + r['k']
@@ -514,19 +515,15 @@ def validation(n, res):
         first = [x for x in bad if x['m'] == r['m'] and x['n'] == r['n'] and x['k'] == r['k']]
         st.key('failed_kernels', ', '.join(sorted({'\\texttt{%s}' % tex(x['kernel'])
                                                    for x in first})))
-        st.key('failed_precision', r['precision'])
         st.key('failed_error', fmt(r['error'], 'err'))
         st.key('failed_tol', fmt(4 * u + tau, 'err'))
         st.key('failed_max_error', fmt(r['max_error'], 'err'))
         st.key('failed_tol_max', fmt(16 * u + tau, 'err'))
         st.key('failed_max_within', 'inside' if num(r['max_error']) <= 16 * u + tau
                else 'outside')
-        st.key('failed_runs', len({x['run'] for x in first}))
     # The shapes that take cuBLAS FP32 more than three times its least
     # time over the set: there the launch is no longer most of the time.
-    cub = {s: num(r['cublas_ms']) for r in runs.merge(csvio.read(measured).rows)
-           if r['kernel'] == 'fp32'
-           for s in [r['m'] + 'x' + r['n'] + 'x' + r['k']]}
+    cub = {s: num(r['cublas_ms']) for (k, s), r in rows_by.items() if k == 'fp32'}
     if cub:
         least = min(cub.values())
         long_ = [s for s in st.order if cub.get(s, 0) > 3 * least]
