@@ -551,6 +551,10 @@ tests/unit: tests/unit.c $(COMMON_OBJS) $(HEADERS)
 	$(say) LINK $@
 	$(Q)$(NVCC) -o $@ build/unit.o $(COMMON_OBJS) -lcublas
 
+tests/plans: tests/plans.c tangle/plan14.h
+	$(say) CC $@
+	$(Q)$(CC) $(CFLAGS) -Itangle tests/plans.c -o $@
+
 # (+: tests/run runs make, which shares this make's jobs)
 test:
 	+@CHAPTERS="$(CHAPTERS)" RESULTS="$(RESULTS)" tests/run
@@ -588,10 +592,10 @@ check-compile: $(CHECKED:%=build/check/%.ok)
 # What make test builds before its tests (tests/run): the programs, the
 # book and the tests' inputs; it makes the instructor's edition and the
 # slides beside the tests.  test-build is all of it at once.
-test-inputs: all tests/unit test-facts
+test-inputs: all tests/unit tests/plans test-facts
 test-build: test-inputs instructor slides
 .PHONY: test-inputs test-build test-facts
 
 clean:
 	rm -rf build $(foreach n,$(CHAPTERS),$(ch$(n).programs) $(ch$(n).micro) lab$(n)) \
-	  tests/unit
+	  tests/unit tests/plans

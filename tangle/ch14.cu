@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include "ch14.h"
 #include "wgmma.h"
+#include "plan14.h"
 
-enum { THIN = 16, THIN_THREADS = 256, THIN_KC = 64 };
 __device__ __forceinline__ float as_float(float x) { return x; }
 __device__ __forceinline__ float as_float(bf16_bits x)
 {
@@ -162,89 +162,45 @@ thin_cols(int m, int n, int k, int kslice, float alpha,
         }
     }
 }
-template <typename F>
-static int resident(F *kernel, int threads)
-{
-    int per_sm = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
-                                                             threads, 0));
-    return per_sm * sm_count();
-}
-
-static int split_for(int blocks, int threads, int resident, int k, int step)
-{
-    int steps = CEIL_DIV(k, step);
-    int most = 4 * THIN_THREADS / threads * sm_count();  /* 1024 threads an SM */
-    int splits = CEIL_DIV(min(resident, most), blocks);
-    return splits < 1 ? 1 : splits > steps ? steps : splits;
-}
 template <typename T, int VEC, int R>
-static void launch_thin_rows(int threads, int blocks, int splits,
-                             int kslice, int m, int n, int k, float alpha, const T *a, int lda, const T *b,
-                                         int ldb, float beta, float *c, int ldc)
+static void launch_thin_rows(const struct gemm_plan *p, int m, int n, int k, float alpha, const T *a, int lda, const T *b,
+                                                        int ldb, float beta, float *c, int ldc)
 {
-    thin_rows<T, VEC, R><<<dim3(blocks, splits), threads>>>(m, n, k, kslice,
-        alpha, a, lda, b, ldb, beta, c, ldc);
+    thin_rows<T, VEC, R><<<dim3(p->blocks, p->splits), p->threads>>>(m, n, k,
+        p->kslice, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 template <typename T, int VEC>
-static void launch_thin(int m, int n, int k, float alpha, const T *a, int lda, const T *b,
-                        int ldb, float beta, float *c, int ldc)
+static void launch_thin_vec(const struct gemm_plan *p, int m, int n, int k, float alpha, const T *a, int lda, const T *b,
+                                                       int ldb, float beta, float *c, int ldc)
 {
-    enum { W = 16 / sizeof(T) };
-    if (m <= n) {
-        enum { RMAX = sizeof(T) == 4 ? THIN : 4 };   /* BF16: 4 rows */
-        int r = m <= 1 ? 1 : m <= 4 ? 4 : (int)RMAX;
-        int threads = min(4 * THIN_THREADS / W,
-                          CEIL_DIV(CEIL_DIV(n, W), 32) * 32);
-        int blocks = CEIL_DIV(m, r) * CEIL_DIV(n, W * threads);
-        int res = r == 1 ? resident(thin_rows<T, VEC, 1>, threads)
-                : r == 4 ? resident(thin_rows<T, VEC, 4>, threads)
-                : resident(thin_rows<T, VEC, RMAX>, threads);
-        int splits = split_for(blocks, threads, res, k, THIN_KC);
-        int kslice = CEIL_DIV(CEIL_DIV(k, splits), THIN_KC) * THIN_KC;
-        splits = CEIL_DIV(k, kslice);
-        if (splits > 1)
-            scale_c(m, n, beta, c, ldc);
-        if (r == 1)
-            launch_thin_rows<T, VEC, 1>(threads, blocks, splits, kslice,
-                                        m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        else if (r == 4)
-            launch_thin_rows<T, VEC, 4>(threads, blocks, splits, kslice,
-                                        m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        else
-            launch_thin_rows<T, VEC, RMAX>(threads, blocks, splits, kslice,
-                                           m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        chose("thin rows: %d a block; %d blocks of %d threads; K split %d ways",
-              r, blocks, threads, splits);
-    } else {
-        int blocks = CEIL_DIV(n, THIN) * CEIL_DIV(m, 4 * THIN_THREADS / 32);
-        int splits = split_for(blocks, THIN_THREADS,
-                               resident(thin_cols<T, VEC>, THIN_THREADS),
-                               k, 4 * THIN_KC);
-        int kslice = CEIL_DIV(CEIL_DIV(k, splits), 4 * THIN_KC) * 4 * THIN_KC;
-        splits = CEIL_DIV(k, kslice);
-        if (splits > 1)
-            scale_c(m, n, beta, c, ldc);
-        thin_cols<T, VEC><<<dim3(blocks, splits), THIN_THREADS>>>(
-            m, n, k, kslice, alpha, a, lda, b, ldb, beta, c, ldc);
-        chose("thin columns: %d blocks; K split %d ways", blocks, splits);
-    }
+    enum { RMAX = sizeof(T) == 4 ? THIN : 4 };
+    if (p->splits > 1)
+        scale_c(m, n, beta, c, ldc);
+    if (p->kernel == PLAN_THIN_COLS)
+        thin_cols<T, VEC><<<dim3(p->blocks, p->splits), THIN_THREADS>>>(
+            m, n, k, p->kslice, alpha, a, lda, b, ldb, beta, c, ldc);
+    else if (p->rows == 1)
+        launch_thin_rows<T, VEC, 1>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else if (p->rows == 4)
+        launch_thin_rows<T, VEC, 4>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else
+        launch_thin_rows<T, VEC, RMAX>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     CUDA_CHECK(cudaGetLastError());
 }
 
 template <typename T>
-static void run_thin(int m, int n, int k, float alpha, const T *a, int lda, const T *b,
-                     int ldb, float beta, float *c, int ldc)
+static void launch_thin(const struct gemm_plan *p, int m, int n, int k, float alpha, const T *a, int lda, const T *b,
+                                                   int ldb, float beta, float *c, int ldc)
 {
-    const T *s = m <= n ? b : a;          /* the operand that streams */
-    int ld = m <= n ? ldb : lda;
-    if ((uintptr_t)s % 16 == 0 && ld * sizeof(T) % 16 == 0)
-        launch_thin<T, 1>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (p->vec)
+        launch_thin_vec<T, 1>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else
-        launch_thin<T, 0>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        launch_thin_vec<T, 0>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
-enum { NARROW_KIND = 3, NARROW_COLS = 64 };   /* BF16, A's rows first */
+enum { NARROW_KIND = DIRECT_NARROW };   /* BF16, A's rows first */
+static_assert(BF16_KIND == DIRECT_BF16 && TF32_KIND == DIRECT_TF32
+              && X3_KIND == DIRECT_X3, "the plan's kinds are chapter 12's");
 
 template <int KIND, int TN>
 struct direct_shape {
@@ -259,15 +215,6 @@ struct direct_shape {
         STAGES = 200 * 1024 / STAGE_BYTES,
         SMEM = STAGES * STAGE_BYTES + 1024          /* + alignment */
     };
-};
-enum { JOIN_RADIX = 4 };        /* slices a round of the join adds into one */
-
-struct last_wave {
-    int tiles;          /* how many tiles, the last ones, are split */
-    int slice;          /* the steps of a slice */
-    float *partials;    /* one tile of sums per block */
-    int *flags;         /* per block: the launch whose sums are there */
-    int epoch;          /* this launch */
 };
 __device__ __forceinline__ void consumers_sync(void)
 {
@@ -490,40 +437,8 @@ direct_gemm(const __grid_constant__ struct direct_maps maps, int m, int n,
         }
     }
 }
-enum { READ_COST = 2 };          /* stages per slice the first block reads */
-
-struct wave_plan { int tiles, slice, blocks; long time; };
-
-static int join_reads(int slices)   /* the first block's, all rounds */
-{
-    int reads = 0;
-    for (int d = 1; d < slices; d *= JOIN_RADIX)
-        reads += min(JOIN_RADIX - 1, CEIL_DIV(slices, d) - 1);
-    return reads;
-}
-
-static struct wave_plan plan_waves(int tiles, int steps)
-{
-    int sms = sm_count(), rest = tiles % sms;
-    struct wave_plan p = { 0, steps, min(tiles, sms),
-                           (long)CEIL_DIV(tiles, sms) * steps };
-    long best = steps * 9 / 10;                   /* save a tenth or more */
-    for (int s = 2; rest && s * rest <= sms && s <= steps; s++) {
-        int slice = CEIL_DIV(steps, s), slices = CEIL_DIV(steps, slice);
-        long time = slice + READ_COST * join_reads(slices);
-        if (time < best) {
-            best = time;
-            p.tiles = rest;
-            p.slice = slice;
-            p.blocks = tiles < sms ? rest * slices : sms;
-        }
-    }
-    if (p.tiles)
-        p.time += best - steps;
-    return p;
-}
 static float *split_partials;
-static int *split_flags, split_epoch, last_tiles, last_split, last_slices;
+static int *split_flags, split_epoch;
 
 static void split_reserve(void)
 {
@@ -547,17 +462,15 @@ static void split_release(void)
 }
 
 template <int KIND, int TN, typename T>
-static void launch_direct(int m, int n, int k, float alpha, const T *a,
-                          int lda, const T *b, int ldb, float beta, float *c,
-                          int ldc)
+static void launch_direct(const struct gemm_plan *p, int m, int n, int k,
+                          float alpha, const T *a, int lda, const T *b,
+                          int ldb, float beta, float *c, int ldc)
 {
     typedef direct_shape<KIND, TN> S;
     static int ready;
     struct direct_maps maps;
-    int tiles = CEIL_DIV(m, S::BM) * CEIL_DIV(n, S::BN), bf16 = S::SIZE == 2;
-    int steps = CEIL_DIV(k, S::BK);
-    struct wave_plan plan = plan_waves(tiles, steps);
-    struct last_wave lw = { plan.tiles, plan.slice, NULL, NULL, 0 };
+    int bf16 = S::SIZE == 2;
+    struct last_wave lw = { p->wave.tiles, p->wave.slice, NULL, NULL, 0 };
     if (lw.tiles) {
         split_reserve();
         lw.partials = split_partials;
@@ -583,107 +496,34 @@ static void launch_direct(int m, int n, int k, float alpha, const T *a,
                                         (int)S::SMEM));
         ready = 1;
     }
-    direct_gemm<KIND, TN><<<plan.blocks, 384, S::SMEM>>>(maps, m, n, k, alpha,
-                                                     beta, c, ldc, lw);
+    direct_gemm<KIND, TN><<<p->wave.blocks, 384, S::SMEM>>>(maps, m, n, k,
+                                                        alpha, beta, c, ldc,
+                                                        lw);
     CUDA_CHECK(cudaGetLastError());
-    last_tiles = tiles;
-    last_split = lw.tiles;
-    last_slices = CEIL_DIV(steps, lw.slice);
-}
-
-static int direct_rows(int m, int most)   /* the fewest rows that hold m */
-{
-    int tn = 16;
-    while (tn < m && tn < most)
-        tn *= 2;
-    return tn;
-}
-
-static const int tall_rows[3] = { 256, 192, 128 };
-static const int tall_cost[3] = { 14, 11, 8 };   /* eighths of a 128-row stage */
-
-static int direct_tall(int m, int n, int steps)   /* which of tall_rows */
-{
-    int cols = CEIL_DIV(n, 128), best = 0;
-    long least = 0;
-    for (int i = 0; i < 3; i++) {
-        long t = tall_cost[i] * plan_waves(CEIL_DIV(m, tall_rows[i]) * cols, steps).time;
-        if (i == 0 || t < least) {
-            best = i;
-            least = t;
-        }
-    }
-    return best;
 }
 
 template <int KIND, typename T>
-static void direct_product(const char *what, int m, int n, int k,
-                           float alpha, const T *a, int lda, const T *b,
-                           int ldb, float beta, float *c, int ldc)
+static void launch_direct_rows(const struct gemm_plan *p, int m, int n,
+                               int k, float alpha, const T *a, int lda,
+                               const T *b, int ldb, float beta, float *c,
+                               int ldc)
 {
-    int steps = CEIL_DIV(k, (direct_shape<KIND, 16>::BK));
-    int narrow = KIND == NARROW_KIND;
-    int tn = narrow ? direct_rows(n, NARROW_COLS)
-           : KIND != X3_KIND && m > 128 ? tall_rows[direct_tall(m, n, steps)]
-           : direct_rows(m, 128);
-    if (tn == 16)
-        launch_direct<KIND, 16>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else if (tn == 32)
-        launch_direct<KIND, 32>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else if (tn == 64)
-        launch_direct<KIND, 64>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (p->rows == 16)
+        launch_direct<KIND, 16>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else if (p->rows == 32)
+        launch_direct<KIND, 32>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else if (p->rows == 64)
+        launch_direct<KIND, 64>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else if constexpr (KIND != NARROW_KIND) {
-        if (tn == 128)
-            launch_direct<KIND, 128>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        if (p->rows == 128)
+            launch_direct<KIND, 128>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         else if constexpr (KIND != X3_KIND) {
-            if (tn == 192)
-                launch_direct<KIND, 192>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+            if (p->rows == 192)
+                launch_direct<KIND, 192>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
             else
-                launch_direct<KIND, 256>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+                launch_direct<KIND, 256>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         }
     }
-    if (last_split)
-        chose("%d-%s tiles: %s; %d of %d tiles split %d ways", tn,
-              narrow ? "column" : "row", what, last_split, last_tiles,
-              last_slices);
-    else
-        chose("%d-%s tiles: %s", tn, narrow ? "column" : "row", what);
-}
-static int thin(int m, int n, int most)
-{
-    return m <= most || n <= most;
-}
-
-enum { SPLIT_SAVES = 16, X3_SHORT_K = 192, X3_FEW = 64 };
-
-static int slices_for(int tiles, int per_sm, int steps, int floor)
-{
-    int splits = per_sm * sm_count() / tiles;   /* one wave of blocks */
-    if (splits > steps / floor)
-        splits = steps / floor;                 /* slices long enough */
-    if (splits < 2)
-        return 1;
-    int slice = CEIL_DIV(steps, splits);
-    return steps - slice >= SPLIT_SAVES ? CEIL_DIV(steps, slice) : 1;
-}
-enum { UNIT_BF16 = 10, UNIT_TF32 = 18 };
-
-static int wave_slices(int m, int n, int steps, int tall, int cost)
-{
-    int sms = sm_count(), half = CEIL_DIV(m, 128) * CEIL_DIV(n, 128);
-    int tiles = tall ? CEIL_DIV(m, 256) * CEIL_DIV(n, 128) : half;
-    long whole = (long)CEIL_DIV(tiles, sms) * steps * (tall ? 7 : 4) / 4;
-    long best = whole * 9 / 10;                /* save a tenth or more */
-    int splits = 1;
-    for (int s = 2; s <= steps / 8; s++) {
-        int slice = CEIL_DIV(steps, s), units = half * CEIL_DIV(steps, slice);
-        long time = (long)CEIL_DIV(units, sms) * (slice + cost);
-        if (time < best) {
-            best = time;
-            splits = CEIL_DIV(steps, slice);
-        }
-    }
-    return splits;
 }
 static char *pad_buf;
 static size_t pad_len;
@@ -714,11 +554,6 @@ static int padded(int cols, int size)   /* a copy's leading dimension */
     return (int)(CEIL_DIV((long)cols * size, 32) * 32 / size);
 }
 
-static int on_32_bytes(const void *x, int ld, int size)
-{
-    return (uintptr_t)x % 32 == 0 && (size_t)ld * size % 32 == 0;
-}
-
 static const void *aligned_copy(const void *x, int rows, int cols, int ld,
                                 int size, size_t at, int *ld_to)
 {
@@ -745,35 +580,6 @@ static void pad_reserve(int m, int n, int k)
         pad_len = len;
     }
 }
-enum { ALIGN_PAYS = 1000, RATE_WIDE = 98, RATE_STREAMK = 93,
-       STREAMK_STEPS = 32 };
-
-static int fp32_slices(int m, int n, int k)
-{
-    return slices_for(CEIL_DIV(m, 128) * CEIL_DIV(n, 64), 2,
-                      CEIL_DIV(k, 16), 16);
-}
-
-enum { STREAM, WAVES, WAVES_SPLIT };
-
-static int filled(int m, int n, int k, int bm, int bn, int how)
-{
-    int sms = sm_count(), tx = CEIL_DIV(n, bn), tiles = CEIL_DIV(m, bm) * tx;
-    int last = tiles % sms, rows = CEIL_DIV(last, tx);   /* as run_waves */
-    int splits = last ? sms / (rows * tx) : 1;
-    long held = how == STREAM ? tiles : (long)CEIL_DIV(tiles, sms) * sms;
-    if (splits > k / 256)
-        splits = k / 256;
-    if (how == WAVES_SPLIT && tiles >= sms && 2 * last <= sms && splits >= 2)
-        held = (long)CEIL_DIV(tiles - rows * tx, sms) * sms + sms / splits;
-    return (int)(100 * (long)m * n / (held * bm * bn));
-}
-
-static int streamk_pays(int m, int n, int k)
-{
-    return (long)CEIL_DIV(m, 128) * CEIL_DIV(n, 128) * CEIL_DIV(k, 16)
-           >= (long)STREAMK_STEPS * sm_count();
-}
 extern "C" const struct chapter ch9sweep_program;
 #define WIDE 128, 256, 8, 64, 64, 8, 16, 1
 
@@ -784,173 +590,6 @@ static gemm_fn *swept(const char *function)
             return ch9sweep_program.kernels[i].run;
     fprintf(stderr, "ch14: chapter 9's sweep has no %s\n", function);
     exit(3);
-}
-
-void gemm_fp32(int m, int n, int k, float alpha,
-               const float *a, int lda, const float *b, int ldb,
-               float beta, float *c, int ldc)
-{
-    static const char *const copied[4] = { "", "after an aligned copy of A; ",
-        "after an aligned copy of B; ", "after aligned copies of A and B; " };
-    if (thin(m, n, THIN)) {
-        run_thin<float>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        return;
-    }
-    int splits = fp32_slices(m, n, k);
-    if (n <= 64 || (splits > 1 && !streamk_pays(m, n, k))) {
-        run_split(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        return;
-    }
-    int large = filled(m, n, k, 256, 128, WAVES_SPLIT);
-    int wide = filled(m, n, k, 128, 256, WAVES) * RATE_WIDE / 100;
-    int stream = streamk_pays(m, n, k)
-                 ? filled(m, n, k, 128, 128, STREAM) * RATE_STREAMK / 100 : 0;
-    if (stream > large && stream >= wide) {
-        swept(FUNCTION(sgemm_streamk<MIDDLE>))(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        chose("stream-K over 128x128x16 tiles");
-        return;
-    }
-    int need_a = !tma_ok(a, lda, 4), need_b = !tma_ok(b, ldb, 4), copies = 0;
-    if ((need_a || need_b) && (!need_a || n >= ALIGN_PAYS)
-        && (!need_b || m >= ALIGN_PAYS)) {
-        pad_reserve(m, n, k);
-        if (need_a)
-            a = (const float *)aligned_copy(a, m, k, lda, 4, 0, &lda);
-        if (need_b)
-            b = (const float *)aligned_copy(b, k, n, ldb, 4,
-                                            (size_t)m * padded(k, 4) * 4, &ldb);
-        copies = need_a + 2 * need_b;
-    }
-    if (wide > large) {
-        swept(FUNCTION(sgemm_dbuf<WIDE>))(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        chose("%s128x256x8 tiles", copied[copies]);
-    } else {
-        run_tuned(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        chose("%stiles: chapter 9's tuned kernel", copied[copies]);
-    }
-}
-template <typename T>
-static void on_tensor_cores(const char *what, int bk, int tall, int cost,
-                            void (*whole)(int, int, int, float, const T *,
-                                          int, const T *, int, float,
-                                          float *, int),
-                            void (*split)(int, int, int, int, float,
-                                          const T *, int, const T *, int,
-                                          float *, int),
-                            int m, int n, int k, float alpha, const T *a,
-                            int lda, const T *b, int ldb, float beta,
-                            float *c, int ldc)
-{
-    int splits = slices_for(CEIL_DIV(m, 128) * CEIL_DIV(n, 128), 1,
-                            CEIL_DIV(k, bk), 8);
-    if (splits == 1)
-        splits = wave_slices(m, n, CEIL_DIV(k, bk), tall, cost);
-    if (splits > 1) {
-        scale_c(m, n, beta, c, ldc);
-        split(splits, m, n, k, alpha, a, lda, b, ldb, c, ldc);
-        chose("half tiles: %s; K split %d ways", what, splits);
-    } else {
-        whole(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        chose("tiles: %s", what);
-    }
-}
-enum { PASSES_PAY = 3000 };
-static int always_direct;                       /* the program's -direct entries */
-
-static int without_passes(int m, int n)
-{
-    return always_direct || (long)PASSES_PAY * (m + n) >= (long)m * n;
-}
-
-void gemm_tf32(int m, int n, int k, float alpha,
-               const float *a, int lda, const float *b, int ldb,
-               float beta, float *c, int ldc)
-{
-    if (m == 1 || n <= THIN) {
-        run_thin<float>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        return;
-    }
-    if (tma_ok(a, lda, 4) && tma_ok(b, ldb, 4) && without_passes(m, n)) {
-        direct_product<TF32_KIND>("TF32 without passes", m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        return;
-    }
-    gemm_reserve(m, n, k, NULL);
-    on_tensor_cores<float>("chapter 12's TF32 product", 32, 1, UNIT_TF32,
-                           hopper_tf32, hopper_tf32_split, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-}
-
-void gemm_3xtf32(int m, int n, int k, float alpha,
-                 const float *a, int lda, const float *b, int ldb,
-                 float beta, float *c, int ldc)
-{
-    if (k < X3_SHORT_K || thin(m, n, THIN) || n <= X3_FEW) {
-        gemm_fp32(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        return;
-    }
-    gemm_reserve(m, n, k, NULL);
-    int copy = !tma_ok(b, ldb, 4);
-    if (copy)
-        b = (const float *)aligned_copy(b, k, n, ldb, 4, 0, &ldb);
-    direct_product<X3_KIND>(copy ? "3xTF32 with a pass over A and an aligned copy of B"
-                                 : "3xTF32 with a pass over A alone",
-                            m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-}
-enum { BF16_FEW_ROWS = 128, BF16_SHORT_K = 32, DIRECT_EPILOGUE = 3,
-       A_COPY_PAYS = 1500 };
-
-static int bf16_direct(int m, int n, int k, const float *c, int ldc)
-{
-    int steps = CEIL_DIV(k, 64), sms = sm_count(), cols = CEIL_DIV(n, 128);
-    int tall = hopper_tall(m, n), tiles = CEIL_DIV(m, tall ? 256 : 128) * cols;
-    int dtall = m > 128 ? direct_tall(m, n, steps) : 2;
-    int dtiles = CEIL_DIV(m, tall_rows[dtall]) * cols;
-    int half = CEIL_DIV(m, 128) * cols, hs = slices_for(half, 1, steps, 8);
-    long hopper = hs > 1
-        ? (long)CEIL_DIV(half * hs, sms) * (CEIL_DIV(steps, hs) + UNIT_BF16) * 8
-        : (long)CEIL_DIV(tiles, sms) * steps * (tall ? 14 : 8);
-    long direct = (plan_waves(dtiles, steps).time
-                   + DIRECT_EPILOGUE * CEIL_DIV(dtiles, sms)) * tall_cost[dtall];
-    return always_direct || m <= BF16_FEW_ROWS || !tma_ok(c, ldc, 4)
-           || (steps >= BF16_SHORT_K && direct < hopper);
-}
-
-void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
-               int lda, const bf16_bits *b, int ldb, float beta, float *c,
-               int ldc)
-{
-    static const char *const what[3][3] = {
-        { "chapter 12's BF16 product",
-          "chapter 12's BF16 product after 1 aligned copy",
-          "chapter 12's BF16 product after 2 aligned copies" },
-        { "BF16 as C^T = B^T A^T",
-          "BF16 as C^T = B^T A^T after 1 aligned copy",
-          "BF16 as C^T = B^T A^T after 2 aligned copies" },
-        { "BF16 as C = AB",
-          "BF16 as C = AB after 1 aligned copy",
-          "BF16 as C = AB after 2 aligned copies" } };
-    if (n <= 4) {
-        run_thin<bf16_bits>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        return;
-    }
-    int copy_a = !tma_ok(a, lda, 2) || (!on_32_bytes(a, lda, 2) && n >= A_COPY_PAYS);
-    int copies = copy_a + !tma_ok(b, ldb, 2);
-    if (copies)
-        gemm_reserve(m, n, k, NULL);
-    if (copy_a)
-        a = (const bf16_bits *)aligned_copy(a, m, k, lda, 2, 0, &lda);
-    if (!tma_ok(b, ldb, 2))
-        b = (const bf16_bits *)aligned_copy(b, k, n, ldb, 2,
-                                            (size_t)m * padded(k, 2) * 2, &ldb);
-    if (!always_direct && n < m && (n <= NARROW_COLS
-                                    || (n <= 2 * NARROW_COLS
-                                        && CEIL_DIV(k, 64) >= BF16_SHORT_K)))
-        direct_product<NARROW_KIND>(what[2][copies], m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else if (bf16_direct(m, n, k, c, ldc))
-        direct_product<BF16_KIND>(what[1][copies], m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else
-        on_tensor_cores<bf16_bits>(what[0][copies], 64, hopper_tall(m, n),
-                                   UNIT_BF16, hopper_bf16, hopper_bf16_split,
-                                   m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 void gemm_reserve(int m, int n, int k, const struct operands *set)
 {
@@ -969,12 +608,223 @@ void gemm_release(void)
     pad_buf = NULL;
     pad_len = 0;
 }
+template <typename F>
+static struct kernel_use use_of(F *kernel, const struct gpu_limits *g)
+{
+    cudaFuncAttributes fa;
+    CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
+    struct kernel_use u = { fa.numRegs, (int)fa.sharedSizeBytes };
+    for (int t = 32; t <= THIN_THREADS; t += 32) {
+        int per_sm = 0;
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
+                                                                 t, 0));
+        if (per_sm != resident(u, t, g)) {
+            fprintf(stderr, "ch14: the runtime holds %d blocks of %d threads "
+                    "of a thin kernel an SM, the plan counts %d\n", per_sm, t,
+                    resident(u, t, g));
+            exit(3);
+        }
+    }
+    return u;
+}
+
+template <typename T, int VEC>
+static void thin_uses(struct kernel_use u[4], const struct gpu_limits *g)
+{
+    enum { RMAX = sizeof(T) == 4 ? THIN : 4 };
+    u[THIN_R1] = use_of(thin_rows<T, VEC, 1>, g);
+    u[THIN_R4] = use_of(thin_rows<T, VEC, 4>, g);
+    u[THIN_R16] = use_of(thin_rows<T, VEC, RMAX>, g);
+    u[THIN_COLS] = use_of(thin_cols<T, VEC>, g);
+}
+
+static struct gpu_limits limits_here(void)
+{
+    static struct gpu_limits g;
+    if (!g.threads_per_sm) {
+        int dev, major;
+        CUDA_CHECK(cudaGetDevice(&dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&g.regs_per_sm,
+                   cudaDevAttrMaxRegistersPerMultiprocessor, dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&g.blocks_per_sm,
+                   cudaDevAttrMaxBlocksPerMultiprocessor, dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&g.smem_per_sm,
+                   cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&g.smem_reserved,
+                   cudaDevAttrReservedSharedMemoryPerBlock, dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&g.threads_per_sm,
+                   cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+        g.hopper = major >= 9;
+        thin_uses<float, 0>(g.thin[0][0], &g);
+        thin_uses<float, 1>(g.thin[0][1], &g);
+        thin_uses<bf16_bits, 0>(g.thin[1][0], &g);
+        thin_uses<bf16_bits, 1>(g.thin[1][1], &g);
+    }
+    g.sms = sm_count();
+    return g;
+}
+
+static int align_of(const void *x)   /* the power of two x is a multiple of */
+{
+    int bytes = 1;
+    while (bytes < 256 && (uintptr_t)x % (2 * bytes) == 0)
+        bytes *= 2;
+    return bytes;
+}
+
+static struct gemm_shape shape_of(int m, int n, int k, const void *a, int lda,
+                                  const void *b, int ldb, const float *c,
+                                  int ldc)
+{
+    struct gemm_shape s = { m, n, k, lda, ldb, ldc,
+                            align_of(a), align_of(b), align_of(c) };
+    return s;
+}
+template <typename T>
+static void run_plan(const struct gemm_plan *p, int m, int n, int k, float alpha, const T *a, int lda, const T *b,
+                                                int ldb, float beta, float *c, int ldc)
+{
+    char said[160];
+    if (p->size == 4 && (p->kernel == PLAN_HOPPER || p->kind == DIRECT_X3))
+        gemm_reserve(m, n, k, NULL);        /* the passes' buffers */
+    if (p->copy_a || p->copy_b)
+        pad_reserve(m, n, k);
+    if (p->copy_a)
+        a = (const T *)aligned_copy(a, m, k, lda, sizeof(T), 0, &lda);
+    if (p->copy_b)
+        b = (const T *)aligned_copy(b, k, n, ldb, sizeof(T),
+                                    (size_t)m * padded(k, sizeof(T)) * sizeof(T),
+                                    &ldb);
+    describe_plan(p, said, sizeof said);
+    switch (p->kernel) {
+    case PLAN_THIN_ROWS:
+    case PLAN_THIN_COLS:
+        launch_thin<T>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        break;
+    case PLAN_DIRECT:
+        if constexpr (sizeof(T) == 4) {
+            if (p->kind == DIRECT_X3)
+                launch_direct_rows<X3_KIND>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+            else
+                launch_direct_rows<TF32_KIND>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        } else if (p->kind == DIRECT_NARROW) {
+            launch_direct_rows<NARROW_KIND>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        } else {
+            launch_direct_rows<BF16_KIND>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        }
+        break;
+    case PLAN_HOPPER:
+        if (p->splits > 1)
+            scale_c(m, n, beta, c, ldc);
+        if constexpr (sizeof(T) == 4) {
+            if (p->splits > 1)
+                hopper_tf32_split(p->splits, m, n, k, alpha, a, lda, b, ldb, c, ldc);
+            else
+                hopper_tf32(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        } else if (p->splits > 1) {
+            hopper_bf16_split(p->splits, m, n, k, alpha, a, lda, b, ldb, c, ldc);
+        } else {
+            hopper_bf16(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        }
+        break;
+    case PLAN_SPLIT:
+    case PLAN_STREAMK:
+    case PLAN_WIDE:
+    case PLAN_TUNED:
+        if constexpr (sizeof(T) == 4) {
+            if (p->kernel == PLAN_SPLIT)
+                run_split(p->splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+            else if (p->kernel == PLAN_STREAMK)
+                swept(FUNCTION(sgemm_streamk<MIDDLE>))(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+            else if (p->kernel == PLAN_WIDE)
+                swept(FUNCTION(sgemm_dbuf<WIDE>))(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+            else
+                run_tuned(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        }
+        break;
+    case PLAN_NONE:
+        fprintf(stderr, "ch14: %s\n", said);
+        exit(3);
+    }
+    chose("%s", said);
+}
+void gemm_fp32(int m, int n, int k, float alpha,
+               const float *a, int lda, const float *b, int ldb,
+               float beta, float *c, int ldc)
+{
+    struct gpu_limits g = limits_here();
+    struct gemm_shape s = shape_of(m, n, k, a, lda, b, ldb, c, ldc);
+    struct gemm_plan p = plan_fp32(&s, &g);
+    run_plan(&p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void gemm_tf32(int m, int n, int k, float alpha,
+               const float *a, int lda, const float *b, int ldb,
+               float beta, float *c, int ldc)
+{
+    struct gpu_limits g = limits_here();
+    struct gemm_shape s = shape_of(m, n, k, a, lda, b, ldb, c, ldc);
+    struct gemm_plan p = plan_tf32(&s, &g);
+    run_plan(&p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void gemm_3xtf32(int m, int n, int k, float alpha,
+                 const float *a, int lda, const float *b, int ldb,
+                 float beta, float *c, int ldc)
+{
+    struct gpu_limits g = limits_here();
+    struct gemm_shape s = shape_of(m, n, k, a, lda, b, ldb, c, ldc);
+    struct gemm_plan p = plan_3xtf32(&s, &g);
+    run_plan(&p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
+          int lda, const bf16_bits *b, int ldb, float beta, float *c,
+          int ldc)
+{
+    struct gpu_limits g = limits_here();
+    struct gemm_shape s = shape_of(m, n, k, a, lda, b, ldb, c, ldc);
+    struct gemm_plan p = plan_bf16(&s, &g);
+    run_plan(&p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+static void fp32_thin(int m, int n, int k, float alpha,
+                      const float *a, int lda, const float *b, int ldb,
+                      float beta, float *c, int ldc)
+{
+    struct gpu_limits g = limits_here();
+    struct gemm_shape s = shape_of(m, n, k, a, lda, b, ldb, c, ldc);
+    struct gemm_plan p = plan_thin(&s, 4, &g);
+    run_plan(&p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+static void tf32_direct_entry(int m, int n, int k, float alpha,
+                              const float *a, int lda, const float *b, int ldb,
+                              float beta, float *c, int ldc)
+{
+    struct gpu_limits g = limits_here();
+    struct gemm_shape s = shape_of(m, n, k, a, lda, b, ldb, c, ldc);
+    struct gemm_plan p = plan_tf32_rules(&s, &g, 1);
+    run_plan(&p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+static void bf16_direct_entry(int m, int n, int k, float alpha, const bf16_bits *a,
+                  int lda, const bf16_bits *b, int ldb, float beta, float *c,
+                  int ldc)
+{
+    struct gpu_limits g = limits_here();
+    struct gemm_shape s = shape_of(m, n, k, a, lda, b, ldb, c, ldc);
+    struct gemm_plan p = plan_bf16_rules(&s, &g, 1);
+    run_plan(&p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
 
 static void fp32_split(int m, int n, int k, float alpha,
                        const float *a, int lda, const float *b, int ldb,
                        float beta, float *c, int ldc)
 {
-    run_split(fp32_slices(m, n, k), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    struct gpu_limits g = limits_here();
+    run_split(fp32_slices(m, n, k, &g), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 static void setup_fp32(int m, int n, int k, const struct operands *)
@@ -994,24 +844,6 @@ static void setup_3xtf32(int m, int n, int k, const struct operands *set)
     scratch(0, 2 * (size_t)m * CEIL_DIV(k, 8) * 8);   /* A's two parts */
 }
 
-static void bf16_direct_entry(int m, int n, int k, float alpha,
-                              const bf16_bits *a, int lda, const bf16_bits *b,
-                              int ldb, float beta, float *c, int ldc)
-{
-    always_direct = 1;
-    gemm_bf16(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    always_direct = 0;
-}
-
-static void tf32_direct_entry(int m, int n, int k, float alpha,
-                              const float *a, int lda, const float *b, int ldb,
-                              float beta, float *c, int ldc)
-{
-    always_direct = 1;
-    gemm_tf32(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    always_direct = 0;
-}
-
 static const struct kernel kernels[] = {
     { .name = "fp32", .what = "the FP32 dispatcher (CUDA cores)",
       .function = FUNCTION(sgemm_dbuf<LARGE>), .run = gemm_fp32,
@@ -1020,7 +852,7 @@ static const struct kernel kernels[] = {
       .function = FUNCTION(sgemm_dbuf<LARGE>), .run = run_tuned },
     { .name = "fp32-thin", .what = "the thin kernels alone, FP32",
       .function = "thin_rows<float, 1, 16>",
-      .run = run_thin<float> },
+      .run = fp32_thin },
     { .name = "fp32-split", .what = "chapter 9's split alone, by the rule",
       .function = FUNCTION(sgemm_dbuf<SMALL>), .run = fp32_split },
     { .name = "tf32", .what = "the TF32 dispatcher",

@@ -9,7 +9,7 @@ slide_idea := One entry point per precision, for any $M$, $N$, $K$, leading dime
     | Over {{ch14.suite.shapes}} public shapes, FP32 at {{ch14.suite.fp32.geomean_pct}}\%, TF32 at {{ch14.suite.tf32.geomean_pct}}\%, BF16 at {{ch14.suite.bf16.geomean_pct}}\% of cuBLAS (geometric means)
 programs := ch14
 budget := 1400
-roots := ch14.h wgmma.h
+roots := ch14.h wgmma.h plan14.h
 links := ch12 ch10 ch9 ch8 ch5
 suite := shapes/suite.csv
 validation := 40

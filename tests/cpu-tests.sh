@@ -319,6 +319,28 @@ BAD_ARGS=("--size abc" "--size 0" "--size -3" "--size 12x" "-m 10"
 # the last chapter's programs, which differ in their options and their
 # GPU target), three of its kinds everywhere else.
 SOME_BAD_ARGS=("--size abc" "--frobnicate" "--kernel nosuch")
+test_plans() {   # chapter 14's rules on the CPU, held against the H200's choices
+    local h d=results/nvidia-h200
+    if [ ! -x tests/plans ]; then fail "chapter 14's plans" "tests/plans was not built"; return; fi
+    if [ ! -s build/ch14.log ]; then
+        skip "chapter 14's plans: chapter 14 is not built for this ARCH"; return
+    fi
+    h=$(book/tools/bookdata codehash 14)
+    python3 - "$h" "$d" > "$tmp/choices.tsv" <<'PY'
+import csv, os, sys
+h, d = sys.argv[1:]
+for f in ('ch14.csv', 'suite-ch14.csv', 'validation-ch14.csv'):
+    p = os.path.join(d, f)
+    if os.path.exists(p):
+        for r in csv.DictReader(open(p)):
+            if r['code_hash'] == h:
+                print('\t'.join((r['kernel'], r['m'], r['n'], r['k'], r['choice'])))
+PY
+    if tests/plans build/ch14.log "$tmp/choices.tsv" > "$tmp/plans" 2>&1; then
+        ok "chapter 14's plans on the CPU ($(grep -c '^ok' "$tmp/plans") checks: $(grep "H200's plans" "$tmp/plans" | sed 's/.*made, //'))"
+    else fail "chapter 14's plans on the CPU" "$(grep -v '^ok' "$tmp/plans")"; fi
+}
+
 test_cli() {
     local n p a rc lines first last args
     first=$(man buildable | awk '{ print $1 }'); last=$(man buildable | awk '{ print $NF }')
@@ -2140,6 +2162,7 @@ lane_programs() {
     want compile && test_compile
     want sass && test_sass
     want unit && test_unit
+    want unit && test_plans
     want cli && test_cli
     want cli && { have_gpu || test_no_gpu; }
     want cli && test_micro_cli
