@@ -284,16 +284,18 @@ static inline int streamk_pays(int m, int n, int k, const struct gpu_limits *g)
            >= (long)STREAMK_STEPS * g->sms;
 }
 
+enum { THIN_K = 8, SHORT_K = 192 };   /* from the first drawn set */
+
 static inline struct gemm_plan plan_fp32(const struct gemm_shape *s,
                                          const struct gpu_limits *g)
 {
     int m = s->m, n = s->n, k = s->k;
     struct gemm_plan p = plan_of(PLAN_SPLIT, 4);
-    if (thin(m, n, THIN))
+    if (thin(m, n, THIN) || (k <= THIN_K && m <= n))
         return plan_thin(s, 4, g);
     p.splits = fp32_slices(m, n, k, g);
     p.tiles = CEIL_DIV(m, 128) * CEIL_DIV(n, 64);
-    if (n <= 64 || (p.splits > 1 && !streamk_pays(m, n, k, g)))
+    if (n <= 64 || k < SHORT_K || (p.splits > 1 && !streamk_pays(m, n, k, g)))
         return p;
     p.splits = 1;
     int large = filled(m, n, k, 256, 128, WAVES_SPLIT, g);
@@ -326,7 +328,7 @@ static inline struct gemm_plan plan_tf32_rules(const struct gemm_shape *s,
                                                int direct)
 {
     int m = s->m, n = s->n;
-    if (m == 1 || n <= THIN)
+    if (m == 1 || n <= THIN || (s->k <= THIN_K && m <= n))
         return plan_thin(s, 4, g);
     if (!g->hopper)
         return plan_of(PLAN_NONE, 4);
