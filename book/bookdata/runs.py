@@ -138,6 +138,7 @@ def merge_micro(rows, also=()):
 _TIMED = (('ch*.csv', _SAME), ('sweep-ch*.csv', _SAME + ('config',)),
           ('suite-ch*.csv', _SAME + ('entry',)),
           ('validation-ch*.csv', _SAME + ('entry',)),
+          ('tuning-ch*.csv', _SAME + ('entry',)),
           ('emulated-ch*.csv', _SAME), ('micro-ch*.csv', ('chapter', 'name')),
           ('answers-ch*.csv', _SAME + ('answer', 'use', 'options')),
           ('answers-micro-ch*.csv', ('chapter', 'name', 'answer', 'options')))

@@ -19,7 +19,7 @@ import os
 import re
 import sys
 
-from . import csvio, runs
+from . import code, csvio, runs
 from . import keys as K
 from .awk import fmt, ipow, looks_numeric, num, numstr, tex
 
@@ -137,6 +137,7 @@ class _Suite:
         self.sp = {}      # the spread of a row's ratio to cuBLAS, in %
         self.tp, self.tt, self.tc = {}, {}, {}
         self.gpu = self.tver = ''
+        self.stale = set()   # shapes measured with other code than the chapter's
 
     def key(self, k, v):
         self.keys.append((K.chapter(self.n, self.part, k), _s(v)))
@@ -311,8 +312,8 @@ class _Suite:
         out, last = [], ''
         for s in self.order:
             fam = self.fam[s]
-            row = '%s & %s' % (tex(fam) if not _eq(fam, last) else '',
-                               shape(s))
+            row = '%s & %s%s' % (tex(fam) if not _eq(fam, last) else '',
+                                 shape(s), '$^\\dagger$' if s in self.stale else '')
             last = fam
             for p in P:
                 # awk's pc[p, s] here made every missing cell an empty
@@ -336,6 +337,10 @@ class _Suite:
                "row's four percentages (of the dispatcher's time and of its "
                "cuBLAS's, each the larger of the spreads within and between "
                "runs), in \\%% of the percentage." % tex(self.gpu))
+        if self.stale:
+            cap += (" $^\\dagger$: measured with an earlier build of the "
+                    "chapter's code (%d of the %d shapes)."
+                    % (len(self.stale), len(self.order)))
         hd = (' & & \\multicolumn{5}{c}{the book} & \\multicolumn{4}{c}'
               '{Triton} \\\\\nfamily & $M\\times N\\times K$ & FP32 & TF32 & '
               '3xTF32 & BF16 & $\\pm$ & FP32 & TF32 & 3xTF32 & BF16 \\\\\n')
@@ -438,7 +443,12 @@ def suite(n, suite_csv, res, out):
               file=sys.stderr)
     else:
         st.shapes(csvio.read(suite_csv))
-    st.measured(runs.merge(csvio.read(measured).rows))
+    rows = csvio.read(measured).rows
+    st.measured(runs.merge(rows))
+    now = code.hash(int(n))
+    st.stale = {r['m'] + 'x' + r['n'] + 'x' + r['k'] for r in rows
+                if r.get('code_hash', now) != now}
+    st.key('stale_shapes', len(st.stale))
     tri = os.path.join(res, 'triton-ch%s.csv' % n)
     if os.path.isfile(tri):
         st.measured(csvio.read(tri))
@@ -458,20 +468,23 @@ def suite(n, suite_csv, res, out):
     return st.keys
 
 
-def validation(n, res):
+def validation(n, res, part='validation'):
     """Chapter n's validation set: the shapes drawn fresh
     (res/validation-shapes-chN.csv, family,m,n,k,origin, the seed in
     origin) as measured in res/validation-chN.csv; returns the keys
     chN.validation.*, as the suite's (geometric means with their
     spread, lowest shapes, shapes below 80 %), the seed they were drawn
     from, each precision's highest percentage, the checks that failed,
-    and the means over the shapes past the launch.  TableError where a file is missing."""
-    drawn = os.path.join(res, 'validation-shapes-ch%s.csv' % n)
-    measured = os.path.join(res, 'validation-ch%s.csv' % n)
+    and the means over the shapes past the launch.  TableError where a file is missing.
+    part='tuning': the same of an earlier drawn set that a chapter's
+    rules were tuned on (res/tuning-shapes-chN.csv, res/tuning-chN.csv;
+    keys chN.tuning.*)."""
+    drawn = os.path.join(res, '%s-shapes-ch%s.csv' % (part, n))
+    measured = os.path.join(res, '%s-ch%s.csv' % (part, n))
     for f in (drawn, measured):
         if not os.path.isfile(f):
             raise TableError('validation: %s is missing' % f)
-    st = _Suite(n, 'validation')
+    st = _Suite(n, part)
     shapes = csvio.read(drawn).rows
     st.shapes(shapes)
     rows = csvio.read(measured).rows
@@ -780,12 +793,13 @@ def suite_keys(keys, out, res, chapters, man):
         for k, v in kv:
             keys.plain(k, v)
         if man.get((n, 'validation'), ''):
-            try:
-                kv = validation(n, res)
-            except TableError:
-                continue
-            for k, v in kv:
-                keys.plain(k, v)
+            for part in ('validation', 'tuning'):
+                try:
+                    kv = validation(n, res, part)
+                except TableError:
+                    continue
+                for k, v in kv:
+                    keys.plain(k, v)
 
 
 def figures(out, res, chapters, man):
