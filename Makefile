@@ -553,7 +553,7 @@ tests/unit: tests/unit.c $(COMMON_OBJS) $(HEADERS)
 
 tests/plans: tests/plans.c tangle/plan14.h
 	$(say) CC $@
-	$(Q)$(CC) $(CFLAGS) -Itangle tests/plans.c -o $@
+	$(Q)$(CC) $(CFLAGS) -std=c99 -pedantic -Werror -Itangle tests/plans.c -o $@
 
 # (+: tests/run runs make, which shares this make's jobs)
 test:
