@@ -1,6 +1,6 @@
 /* plans.c: chapter 14's rules on the CPU, without a GPU.
-   plans LOG CHOICES: LOG is the compiler's report of ch14.cu (the thin
-   kernels' registers and shared memory), CHOICES the H200's measured
+   plans PTXAS CHOICES: PTXAS is the build's table of ptxas's report on
+   ch14.cu (the thin kernels' registers and shared memory), CHOICES the H200's measured
    choices, one "entry m n k choice" a line, tab-separated.  For three
    GPUs' limits (an H200, an A100, an RTX 3090, all three with the
    registers of the sm_90a build's kernels) and each precision, it
@@ -24,46 +24,35 @@ static void expect(int cond, const char *what)
     cond ? passed++ : failed++;
 }
 
-/* The thin kernels' registers and shared bytes, from ptxas's report:
-   "Compiling entry function '_Z9thin_rowsIfLi1ELi16E...'" then
-   "Used N registers, ... M bytes smem". */
-static int read_uses(const char *log, struct gpu_limits *g)
+/* The thin kernels' registers and shared bytes, from the build's table
+   of ptxas's report (build/ptxas-ch14.csv: kernel,function,registers,
+   smem_bytes,...; the function demangled, as "thin_rows<float, 1, 16>"). */
+static int read_uses(const char *csv, struct gpu_limits *g)
 {
-    FILE *f = fopen(log, "r");
-    char line[1024], type = 0;
-    int vec = 0, r = 0, which = -1, found = 0;
+    FILE *f = fopen(csv, "r");
+    char line[1024], type[32];
+    int vec, r, regs, smem, found = 0;
     if (!f)
         return -1;
     while (fgets(line, sizeof line, f)) {
-        char *p = strstr(line, "Compiling entry function '_Z9thin_");
-        if (p) {
-            p += strlen("Compiling entry function '_Z9thin_");
-            which = -1;
-            if (sscanf(p, "rowsI%cLi%dELi%dE", &type, &vec, &r) == 3)
-                which = r == 1 ? THIN_R1 : r == 4 ? THIN_R4 : THIN_R16;
-            else if (sscanf(p, "colsI%cLi%dE", &type, &vec) == 2)
-                which = THIN_COLS;
+        char *p = strstr(line, "\"thin_");
+        int which = -1;
+        if (!p)
             continue;
-        }
-        p = strstr(line, "Used ");
-        if (p && which >= 0) {
-            int regs = 0, smem = 0;
-            char *s = strstr(line, "bytes smem");
-            sscanf(p, "Used %d registers", &regs);
-            if (s) {
-                while (s > line && s[-1] == ' ')
-                    s--;
-                while (s > line && s[-1] >= '0' && s[-1] <= '9')
-                    s--;
-                smem = atoi(s);
-            }
-            g->thin[type == 't'][vec != 0][which].regs = regs;
-            g->thin[type == 't'][vec != 0][which].smem = smem;
-            if (type == 't' && which == THIN_R4)     /* E_BF16's most rows */
-                g->thin[1][vec != 0][THIN_R16] = g->thin[1][vec != 0][THIN_R4];
-            found++;
-            which = -1;
-        }
+        if (sscanf(p, "\"thin_rows<%31[a-z ], %d, %d>\",%d,%d", type, &vec, &r,
+                   &regs, &smem) == 5)
+            which = r == 1 ? THIN_R1 : r == 4 ? THIN_R4 : THIN_R16;
+        else if (sscanf(p, "\"thin_cols<%31[a-z ], %d>\",%d,%d", type, &vec,
+                        &regs, &smem) == 4)
+            which = THIN_COLS;
+        if (which < 0)
+            continue;
+        int bf16 = strcmp(type, "float") != 0;
+        g->thin[bf16][vec != 0][which].regs = regs;
+        g->thin[bf16][vec != 0][which].smem = smem;
+        if (bf16 && which == THIN_R4)          /* BF16's most rows are 4 */
+            g->thin[1][vec != 0][THIN_R16] = g->thin[1][vec != 0][THIN_R4];
+        found++;
     }
     fclose(f);
     for (int b = 0; b < 2; b++)          /* every kernel's registers found */
@@ -221,7 +210,7 @@ int main(int argc, char **argv)
     char why[600] = "", line[1024];
     FILE *f;
     if (argc != 3) {
-        fprintf(stderr, "usage: plans LOG CHOICES\n");
+        fprintf(stderr, "usage: plans PTXAS CHOICES\n");
         return 2;
     }
     for (int i = 0; i < 3; i++)
