@@ -35,7 +35,12 @@ profile_at := 1x4096x14336:fp32:thin_rows 16x4096x14336:fp32:thin_rows \
     128x4096x4096:bf16:cublas 256x256x65536:bf16:cublas \
     7680x32x2560:bf16:cublas 4096x4096x4096:bf16:cublas \
     35x8457x2560:fp32:cublas 3072x128x1024:fp32:cublas \
-    35x8457x2560:tf32:cublas 2000x3000x5000:fp32:cublas
+    35x8457x2560:tf32:cublas 2000x3000x5000:fp32:cublas \
+    9897x1x940:fp32:thin_cols 9897x1x940:fp32:cublas \
+    1197x19491x8:fp32:thin_rows 1197x19491x8:fp32:cublas \
+    4x708x22803:fp32:thin_rows 4x708x22803:fp32:cublas \
+    269x1x32092:fp32:thin_cols 7680x32x2560:fp32:sgemm_dbuf \
+    7680x32x2560:fp32:cublas 16x4096x14336:fp32:cublas
 lab := Stream the rows of $B$ from [[kc]]
 lab_kernel := thin_rows
 lab_hours := 1
@@ -191,5 +196,9 @@ verdict.ch14_3x_never := ch14.suite.3xtf32.below100 ; 0 ; 0 ; 0
 verdict.ch14_3x_big := ch14.suite.3xtf32.big_min_x ; 2 ; inf ; \
     ch14.suite.3xtf32.big_min_spread
 verdict.ch14_3x_err := ch14.suite.3xtf32.err_worse ; 0 ; 0 ; 0
+verdict.ch14_bound := ch14.bound.fp32.met + ch14.bound.tf32.met \
+    + ch14.bound.bf16.met + ch14.bound.3xtf32.met ; 4 * ch14.bound.shapes ; inf ; 0
+verdict.ch14_bound_cublas := ch14.bound.fp32.cublas_met + ch14.bound.tf32.cublas_met \
+    + ch14.bound.bf16.cublas_met + ch14.bound.3xtf32.cublas_met ; 4 * ch14.bound.shapes ; inf ; 0
 verdict.ch14_thin_fp32 := ch14.suite.fp32.1x4096x14336.gbs ; 0.9 * 1000 * ceil.copy_tbs ; inf ; \
     ch14.suite.fp32.1x4096x14336.gbs * ch14.suite.fp32.1x4096x14336.spread_pct / 100

@@ -98,5 +98,55 @@ class Validation(unittest.TestCase):
             tables.validation('14', self.dir)
 
 
+class Bound(unittest.TestCase):
+    """tables.bound: the products bound by memory, beside the copy."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.out = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.dir)
+        self.addCleanup(shutil.rmtree, self.out)
+
+    def write(self, name, text):
+        with open(os.path.join(self.dir, name), 'w') as f:
+            f.write(text)
+
+    def rows(self, m, n, k, ms, cub, kernels=('fp32', 'tf32', '3xtf32', 'bf16')):
+        out = []
+        for kn in kernels:
+            r = row(kn, kn, m, n, k, '100', cub=cub).split(',')
+            r[COLS.split(',').index('ms')] = ms
+            out.append(','.join(r))
+        return out
+
+    def test_which_products_and_their_share_of_the_copy(self):
+        self.write('ceilings.csv', 'gpu,copy_tbs\nGPU_X,1.0\n')
+        # 1x2000x2000 in FP32: 16 016 000 bytes, 16 us at 1 TB/s; bound
+        # by memory (M = 1).  1000^3: not.  2x1x81: too short to count.
+        suite = (self.rows('1', '2000', '2000', '0.02', '0.032')
+                 + self.rows('1000', '1000', '1000', '1', '1'))
+        self.write('suite-ch14.csv', COLS + '\n' + '\n'.join(suite) + '\n')
+        fresh = self.rows('2', '1', '81', '0.01', '0.01')
+        self.write('validation-ch14.csv', COLS + '\n' + '\n'.join(fresh) + '\n')
+        kv = dict(tables.bound('14', self.dir, self.out))
+        k = 'ch14.bound.'
+        self.assertEqual(kv[k + 'shapes'], '1')
+        self.assertEqual(kv[k + 'fp32.met'], '1')          # 80.08 %
+        self.assertEqual(kv[k + 'fp32.cublas_met'], '0')   # 50 %
+        self.assertEqual(kv[k + 'fp32.min_pct'], '80')
+        self.assertEqual(kv[k + 'bf16.min_pct'], '40')     # half the bytes
+        with open(os.path.join(self.out, 'res', 'bound-ch14.tex')) as f:
+            t = f.read()
+        self.assertIn('$1\\times2000\\times2000$ & 16 & 16 & 80 & 50', t)
+        self.assertNotIn('1000\\times1000', t)
+        self.assertNotIn('2\\times1\\times81', t)
+
+    def test_a_missing_file_is_an_error(self):
+        self.write('ceilings.csv', 'gpu,copy_tbs\nGPU_X,1.0\n')
+        self.write('suite-ch14.csv', COLS + '\n')
+        with self.assertRaises(tables.TableError):
+            tables.bound('14', self.dir, self.out)
+
+
 if __name__ == '__main__':
     unittest.main()

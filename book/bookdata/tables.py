@@ -4,6 +4,9 @@ book sets them.
   suite(n, suite_csv, res, out)  chapter n's shape suite: tables
       (OUTDIR/res/suite-chN.tex, and suite-chN-html.tex for the HTML
       book), a chart (suite-chN-plot.tex) and the keys chN.suite.*
+  bound(n, res, out)              the products of the suite and of the
+      fresh drawn set that memory bounds, beside the copy's bandwidth
+      (OUTDIR/res/bound-chN.tex and the keys chN.bound.*)
   sweep(csv, out_tex, plot_tex)   a tuning sweep as a table and a chart
   timeline(csv, out_tex)          a trace of timed steps as a picture
   run_tables(keys, out, res, chapters, man)  all three for the chapters
@@ -552,6 +555,137 @@ def validation(n, res, part='validation'):
     return st.keys
 
 
+# -- the products bound by memory -----------------------------------------
+
+BOUND_ROWS = 32      # M or N at most this, or K at most BOUND_K: bound by
+BOUND_K = 16         # reading A or B, or by writing C
+BOUND_US = 5.0       # and at least this long at the copy's bandwidth
+
+
+def bound(n, res, out):
+    """The products of chapter n's suite and of its fresh drawn set that
+    are bound by memory (M or N at most BOUND_ROWS, or K at most BOUND_K)
+    and take at least BOUND_US microseconds at the copy bandwidth of
+    res/ceilings.csv: each dispatcher's bandwidth and that of the cuBLAS
+    it was measured against, in percent of the copy's, counting the
+    least bytes a product moves (A and B read once, C written once, and
+    read too where beta is not 0).  Writes out/res/bound-chN.tex (a
+    table) and returns the keys chN.bound.*: the shapes, and per
+    precision the shapes at 80 % or more of the copy, the dispatcher's
+    and cuBLAS's, the median percentages and the lowest shape.
+    TableError where a file is missing."""
+    files = [os.path.join(res, f) for f in
+             ('ceilings.csv', 'suite-ch%s.csv' % n, 'validation-ch%s.csv' % n)]
+    for f in files:
+        if not os.path.isfile(f):
+            raise TableError('bound: %s is missing' % f)
+    copy = num(csvio.read(files[0]).rows[0]['copy_tbs']) * 1e12
+    if copy <= 0:
+        raise TableError('bound: no copy bandwidth in %s' % files[0])
+    keys = []
+
+    def key(k, v):
+        keys.append((K.chapter(n, 'bound', k), _s(v)))
+
+    rows = []            # (set, shape, {kernel: row})
+    for part, f in (('suite', files[1]), ('fresh', files[2])):
+        by = {}
+        for r in runs.merge(csvio.read(f).rows):
+            s = r['m'] + 'x' + r['n'] + 'x' + r['k']
+            by.setdefault(s, {})[r['kernel']] = r
+        for s, got in by.items():
+            m, nn, kk = (int(x) for x in s.split('x'))
+            if not (min(m, nn) <= BOUND_ROWS or kk <= BOUND_K):
+                continue
+            if _bytes(m, nn, kk, 4, got.get('fp32')) / copy * 1e6 < BOUND_US:
+                continue
+            rows.append((part, s, got))
+    rows.sort(key=lambda x: (x[0] != 'suite', -_bytes(
+        *(int(v) for v in x[1].split('x')), 4, x[2].get('fp32'))))
+    key('shapes', len(rows))
+    key('suite_shapes', sum(r[0] == 'suite' for r in rows))
+    key('min_us', fmt(BOUND_US, '%.0f'))
+    key('rows', BOUND_ROWS)
+    key('k', BOUND_K)
+
+    def pct(r, col):
+        if r is None or num(r[col]) <= 0:
+            return None
+        m, nn, kk = int(r['m']), int(r['n']), int(r['k'])
+        es = 2 if r['precision'] == 'bf16' else 4
+        return 100 * _bytes(m, nn, kk, es, r) / (num(r[col]) * 1e-3) / copy
+
+    table = []
+    for part, s, got in rows:
+        cells = []
+        for p in P:
+            r = got.get(p)
+            cells.append((pct(r, 'ms'), pct(r, 'cublas_ms')))
+        table.append((part, s, got, cells))
+    for i, p in enumerate(P):
+        ours = [(c[i][0], s) for _, s, _, c in table if c[i][0] is not None]
+        cub = [c[i][1] for _, _, _, c in table if c[i][1] is not None]
+        key(p + '.met', sum(v >= 80 for v, _ in ours))
+        key(p + '.cublas_met', sum(v >= 80 for v in cub))
+        key(p + '.measured', len(ours))
+        if ours:
+            key(p + '.median_pct', fmt(_median([v for v, _ in ours]), '%.0f'))
+            v, sh = min(ours)
+            key(p + '.min_pct', fmt(v, '%.0f'))
+            key(p + '.min_shape', shape(sh))
+        if cub:
+            key(p + '.cublas_median_pct', fmt(_median(cub), '%.0f'))
+    o = ['\\begin{table}[htbp]\\centering\\small\\setlength{\\tabcolsep}{3.5pt}\n',
+         '\\caption{The products bound by memory, of the suite and of the '
+         'fresh drawn set ($M$ or $N$ at most %d, or $K$ at most %d, and at '
+         'least %s~$\\mu$s at the copy\'s bandwidth): the least bytes the '
+         'product moves in FP32 and their time at the copy\'s %s~TB/s, and '
+         'the bandwidth each dispatcher and the cuBLAS it was measured '
+         'against reach, in percent of the copy\'s (BF16 counts its own '
+         'bytes; 3xTF32\'s cuBLAS is FP32\'s). Above the rule the '
+         'suite\'s products, below it the fresh draw\'s.}'
+         '\\label{tab:bound-ch%s}\n'
+         % (BOUND_ROWS, BOUND_K, fmt(BOUND_US, '%.0f'),
+            fmt(copy / 1e12, '%.2f'), n),
+         '\\begin{tabular}{lrrrrrrrrr}\n\\toprule\n',
+         ' & & & \\multicolumn{2}{c}{FP32} & \\multicolumn{2}{c}{TF32} '
+         '& \\multicolumn{2}{c}{BF16} & 3xTF32 \\\\\n',
+         'shape & MB & $\\mu$s & ch.~%s & cuBLAS & ch.~%s & cuBLAS & '
+         'ch.~%s & cuBLAS & ch.~%s \\\\\n\\midrule\n' % (n, n, n, n)]
+
+    def c(v):
+        return '--' if v is None else fmt(v, '%.0f')
+    last = 'suite'
+    for part, s, got, cells in table:
+        if part != last:
+            o.append('\\midrule\n')
+            last = part
+        m, nn, kk = (int(x) for x in s.split('x'))
+        by = _bytes(m, nn, kk, 4, got.get('fp32'))
+        fp32, tf32, x3, bf16 = cells
+        o.append('%s & %s & %s & %s & %s & %s & %s & %s & %s & %s \\\\\n'
+                 % (shape(s), fmt(by / 1e6, '%.0f'),
+                    fmt(by / copy * 1e6, '%.0f'), c(fp32[0]), c(fp32[1]),
+                    c(tf32[0]), c(tf32[1]), c(bf16[0]), c(bf16[1]), c(x3[0])))
+    o.append('\\bottomrule\n\\end{tabular}\n\\end{table}\n')
+    os.makedirs(os.path.join(out, 'res'), exist_ok=True)
+    _write(os.path.join(out, 'res', 'bound-ch%s.tex' % n), ''.join(o))
+    return keys
+
+
+def _bytes(m, n, k, size, row):
+    """The least bytes of a product: A and B read, C written (and read
+    where the row's beta is not 0)."""
+    c = 4 * m * n * (2 if row is not None and num(row['beta']) != 0 else 1)
+    return size * (m * k + k * n) + c
+
+
+def _median(v):
+    v = sorted(v)
+    h = len(v) // 2
+    return v[h] if len(v) % 2 else (v[h - 1] + v[h]) / 2
+
+
 # -- a tuning sweep -------------------------------------------------------
 
 NAMES = {
@@ -781,6 +915,7 @@ def suite_keys(keys, out, res, chapters, man):
     and that were measured: their files, and their keys added to keys.
     One that fails leaves no keys, as a stage of the pipeline."""
     _rm(os.path.join(out, 'res', 'suite-ch*.tex'))
+    _rm(os.path.join(out, 'res', 'bound-ch*.tex'))
     for n in map(str, chapters):
         sf = man.get((n, 'suite'), '')
         if not (sf and res and os.path.isfile(
@@ -800,6 +935,12 @@ def suite_keys(keys, out, res, chapters, man):
                     continue
                 for k, v in kv:
                     keys.plain(k, v)
+            try:
+                kv = bound(n, res, out)
+            except TableError:
+                kv = []
+            for k, v in kv:
+                keys.plain(k, v)
 
 
 def figures(out, res, chapters, man):

@@ -1,5 +1,5 @@
 """Replace \\R{key}, \\resultstable{N}, \\sweeptable{N}, \\sweepchart{N},
-\\suitetable{N}, \\suitechart{N}, \\sassexcerpt{N}{name}, \\progresschart
+\\suitetable{N}, \\boundtable{N}, \\suitechart{N}, \\sassexcerpt{N}{name}, \\progresschart
 (and \\tabhead{a}{b} inside the tables) in LaTeX (stdin) by the text that
 book/results.sty would typeset, for the HTML book (pandoc cannot look keys
 up).  Usage: python3 -m weave.subst OUTDIR (book/tools/subst OUTDIR): it
@@ -16,7 +16,7 @@ from . import ENC, ERR, main, read_file
 
 NOT_MEASURED = '\\textbf{[not measured]}'
 _CMD = re.compile(r'\\R\{[^}]*\}|\\resultstable\{[0-9]+\}|\\sweeptable\{[0-9]+\}'
-                  r'|\\sweepchart\{[0-9]+\}|\\suitetable\{[0-9]+\}'
+                  r'|\\sweepchart\{[0-9]+\}|\\suitetable\{[0-9]+\}|\\boundtable\{[0-9]+\}'
                   r'|\\suitechart\{[0-9]+\}|\\sassexcerpt\{[0-9]+\}\{[a-z0-9_]+\}'
                   r'|\\progresschart')
 _TABHEAD = re.compile(r'\\tabhead\{[^}]*\}\{[^}]*\}')
@@ -33,8 +33,9 @@ SUITECHART = (
     '\n\\begin{figure}\n\\centering\n\\includegraphics{suite-ch{n}}\n'
     "\\caption{The suite at a glance: for each precision, its dispatcher's "
     'percentage of the cuBLAS of that precision (3xTF32: of cuBLAS FP32) at '
-    'every shape, sorted; the dashed line is 80\\,\\%, the solid one '
-    '100\\,\\% (table~\\ref{tab:suite-ch{n}} names the shapes).}'
+    'every shape, on a log scale, the shapes in the same order in every '
+    "panel (table~\\ref{tab:suite-ch{n}}'s, its families named below); the "
+    'dashed line is 80\\,\\%, the solid one 100\\,\\%.}'
     '\\label{fig:suite-ch{n}}\n\\end{figure}\n')
 
 
@@ -82,6 +83,9 @@ class Subst:
         if m.startswith('\\suitetable'):
             t = self.res('suite-ch' + n + '-html.tex')
             return '\n' + t if t else NOT_MEASURED + ' No shape suite measured for chapter ' + n + ' on this GPU.'
+        if m.startswith('\\boundtable'):
+            t = self.res('bound-ch' + n + '.tex')
+            return '\n' + t if t else NOT_MEASURED + ' No products bound by memory measured for chapter ' + n + ' on this GPU.'
         if m.startswith('\\sweeptable'):
             t = self.res('sweep-ch' + n + '.tex')
             # in the PDF an inline table; pandoc knows the table float
