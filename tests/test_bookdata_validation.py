@@ -126,18 +126,21 @@ class Bound(unittest.TestCase):
         suite = (self.rows('1', '2000', '2000', '0.02', '0.032')
                  + self.rows('1000', '1000', '1000', '1', '1'))
         self.write('suite-ch14.csv', COLS + '\n' + '\n'.join(suite) + '\n')
-        fresh = self.rows('2', '1', '81', '0.01', '0.01')
+        fresh = (self.rows('2', '1', '81', '0.01', '0.01')
+                 + self.rows('1', '3000', '3000', '1', '1'))
         self.write('validation-ch14.csv', COLS + '\n' + '\n'.join(fresh) + '\n')
         kv = dict(tables.bound('14', self.dir, self.out))
         k = 'ch14.bound.'
-        self.assertEqual(kv[k + 'shapes'], '1')
-        self.assertEqual(kv[k + 'fp32.met'], '1')          # 80.08 %
+        self.assertEqual(kv[k + 'shapes'], '2')
+        self.assertEqual(kv[k + 'suite_shapes'], '1')
+        self.assertEqual(kv[k + 'fp32.met'], '1')          # 80.08 %, and 3.6 %
         self.assertEqual(kv[k + 'fp32.cublas_met'], '0')   # 50 %
-        self.assertEqual(kv[k + 'fp32.min_pct'], '80')
-        self.assertEqual(kv[k + 'bf16.min_pct'], '40')     # half the bytes
+        self.assertEqual(kv[k + 'fp32.min_pct'], '4')
+        self.assertEqual(kv[k + 'bf16.min_pct'], '2')      # half the bytes
         with open(os.path.join(self.out, 'res', 'bound-ch14.tex')) as f:
             t = f.read()
         self.assertIn('$1\\times2000\\times2000$ & 16 & 16 & 80 & 50', t)
+        self.assertIn('$1\\times3000\\times3000$$^\\dagger$', t)   # fresh
         self.assertNotIn('1000\\times1000', t)
         self.assertNotIn('2\\times1\\times81', t)
 

@@ -642,8 +642,8 @@ def bound(n, res, out):
          'product moves in FP32 and their time at the copy\'s %s~TB/s, and '
          'the bandwidth each dispatcher and the cuBLAS it was measured '
          'against reach, in percent of the copy\'s (BF16 counts its own '
-         'bytes; 3xTF32\'s cuBLAS is FP32\'s). Above the rule the '
-         'suite\'s products, below it the fresh draw\'s.}'
+         'bytes; 3xTF32\'s cuBLAS is FP32\'s). The suite\'s products '
+         'first, then the fresh draw\'s, marked~$^\\dagger$.}'
          '\\label{tab:bound-ch%s}\n'
          % (BOUND_ROWS, BOUND_K, fmt(BOUND_US, '%.0f'),
             fmt(copy / 1e12, '%.2f'), n),
@@ -664,7 +664,8 @@ def bound(n, res, out):
         by = _bytes(m, nn, kk, 4, got.get('fp32'))
         fp32, tf32, x3, bf16 = cells
         o.append('%s & %s & %s & %s & %s & %s & %s & %s & %s & %s \\\\\n'
-                 % (shape(s), fmt(by / 1e6, '%.0f'),
+                 % (shape(s) + ('$^\\dagger$' if part == 'fresh' else ''),
+                    fmt(by / 1e6, '%.0f'),
                     fmt(by / copy * 1e6, '%.0f'), c(fp32[0]), c(fp32[1]),
                     c(tf32[0]), c(tf32[1]), c(bf16[0]), c(bf16[1]), c(x3[0])))
     o.append('\\bottomrule\n\\end{tabular}\n\\end{table}\n')
