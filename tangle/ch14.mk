@@ -196,6 +196,9 @@ verdict.ch14_3x_never := ch14.suite.3xtf32.below100 ; 0 ; 0 ; 0
 verdict.ch14_3x_big := ch14.suite.3xtf32.big_min_x ; 2 ; inf ; \
     ch14.suite.3xtf32.big_min_spread
 verdict.ch14_3x_err := ch14.suite.3xtf32.err_worse ; 0 ; 0 ; 0
+model.ch14_cols_ffma_x := 32e9 * ch14.fp32.9897x1x940.ncu.ffma_ginst / (9897 * 940) | %.0f
+model.ch14_cols_inst_x := ch14.fp32.9897x1x940.ncu.inst_ginst / ch14.cublas-fp32.9897x1x940.ncu.inst_ginst | %.1f
+model.ch14_short_c_gb := 4 * 1197 * 19491 / 1e9 | %.3f
 verdict.ch14_bound := ch14.bound.fp32.met + ch14.bound.tf32.met \
     + ch14.bound.bf16.met + ch14.bound.3xtf32.met ; 4 * ch14.bound.shapes ; inf ; 0
 verdict.ch14_bound_cublas := ch14.bound.fp32.cublas_met + ch14.bound.tf32.cublas_met \

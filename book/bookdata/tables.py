@@ -557,7 +557,7 @@ def validation(n, res, part='validation'):
 
 # -- the products bound by memory -----------------------------------------
 
-BOUND_ROWS = 32      # M or N at most this, or K at most BOUND_K: bound by
+BOUND_ROWS = 16      # M or N at most this, or K at most BOUND_K: bound by
 BOUND_K = 16         # reading A or B, or by writing C
 BOUND_US = 5.0       # and at least this long at the copy's bandwidth
 
