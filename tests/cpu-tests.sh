@@ -1143,6 +1143,32 @@ PY
         || fail "the identifier index: uses are true, in a sample" "$bad"
 }
 
+# The licenses and the citation: both license files, a CITATION.cff whose
+# version is the book's (book/meta.tex's \bookversion), printed on the
+# title page, and the README that names them.
+test_license() {
+    local v c bad=""
+    v=$(sed -n 's/^\\newcommand\\bookversion{\([^}]*\)}.*/\1/p' book/meta.tex)
+    [ -n "$v" ] || bad="$bad book/meta.tex has no \\bookversion;"
+    for f in LICENSE LICENSE-TEXT CITATION.cff; do
+        [ -s "$f" ] || bad="$bad no $f;"
+    done
+    grep -q '^MIT License$' LICENSE 2> /dev/null || bad="$bad LICENSE is not the MIT License;"
+    grep -q 'by/4.0' LICENSE-TEXT 2> /dev/null || bad="$bad LICENSE-TEXT does not name CC BY 4.0;"
+    c=$(sed -n 's/^version: "\(.*\)"$/\1/p' CITATION.cff 2> /dev/null)
+    [ "$c" = "$v" ] || bad="$bad CITATION.cff's version ($c) is not the book's ($v);"
+    for k in cff-version title authors date-released; do
+        grep -q "^$k:" CITATION.cff 2> /dev/null || bad="$bad CITATION.cff has no $k;"
+    done
+    grep -q 'LICENSE-TEXT' README.md || bad="$bad README.md does not name the licenses;"
+    if [ -f build/book.pdf ]; then
+        pdftotext -l 1 build/book.pdf - 2> /dev/null | grep -q "Version $v" \
+            || bad="$bad the title page does not print Version $v;"
+    fi
+    [ -z "$bad" ] && ok "LICENSE, LICENSE-TEXT and CITATION.cff, of version $v as the title page" \
+        || fail "LICENSE, LICENSE-TEXT and CITATION.cff, of version $v as the title page" "$bad"
+}
+
 test_readme() {
     book/tools/bookdata readme --check "$RESULTS" $(for n in $CHAPTERS; do echo chapters/ch$n.nw; done) \
         > "$tmp/readme" 2>&1 \
@@ -2174,6 +2200,7 @@ lane_programs() {
     want results && test_beyond_spread
     want book && test_other_gpu
     want readme && test_readme
+    want readme && test_license
 }
 lane_book() {
     want book && test_book
