@@ -1164,8 +1164,10 @@ test_license() {
     if [ -f build/book.pdf ]; then
         pdftotext -l 1 build/book.pdf - 2> /dev/null | grep -q "Version $v" \
             || bad="$bad the title page does not print Version $v;"
+        pdfinfo build/book.pdf 2> /dev/null | grep -q '^Author: *[^ ]' \
+            || bad="$bad the PDF names no author in its metadata;"
     fi
-    [ -z "$bad" ] && ok "LICENSE, LICENSE-TEXT and CITATION.cff, of version $v as the title page" \
+    [ -z "$bad" ] && ok "LICENSE, LICENSE-TEXT and CITATION.cff, of version $v as the title page; the PDF names its author" \
         || fail "LICENSE, LICENSE-TEXT and CITATION.cff, of version $v as the title page" "$bad"
 }
 

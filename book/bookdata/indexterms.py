@@ -5,10 +5,11 @@ it before the cross-references): in the prose of each section, after the
 first place where a term's pattern matches, it writes \\index{KEY}, so
 that the index lists every section that speaks of the term, at its
 page, and grows as the text does, without \\index in the chapters'
-sources.  A term counts only in running text: not in code chunks, quoted
-code ([[...]]), math ($...$, \\[...\\]), a command's braces (\\ref{},
-\\texttt{}, \\R{}), headings and captions, or tables, figures and
-verbatim text, nor inside an \\index the text writes itself.
+sources.  A term counts only in running text and in quoted code
+([[...]], whose \\index goes after the quote): not in code chunks, math
+($...$, \\[...\\]), a command's braces (\\ref{}, \\texttt{}, \\R{}),
+headings and captions, or tables, figures and verbatim text, nor inside
+an \\index the text writes itself.
 
 The list: one term a line, PATTERN<TAB>KEY; PATTERN a Python regular
 expression (matched whole words, case as written; (?i) for any case),
