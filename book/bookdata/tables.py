@@ -20,6 +20,7 @@ import glob
 import math
 import os
 import re
+import statistics
 import sys
 
 from . import code, csvio, runs
@@ -177,9 +178,8 @@ class _Suite:
         cs = _div(50 * (num(r['cublas_ms_q3']) - num(r['cublas_ms_q1'])),
                   num(r['cublas_ms']))
         self.sp[k, s] = spread + cs
-        es = 2 if r['precision'] == 'bf16' else 4
-        m, n, kk = num(r['m']), num(r['n']), num(r['k'])
-        byte = (m * kk + kk * n) * es + m * n * 4
+        byte = _bytes(num(r['m']), num(r['n']), num(r['k']),
+                      2 if r['precision'] == 'bf16' else 4, r)
         self.key(k + '.' + s + '.gbs',
                  fmt(_div(byte, num(r['ms'])) / 1e6, '%.0f'))
         self.key(k + '.' + s + '.cublas_gbs',
@@ -629,12 +629,12 @@ def bound(n, res, out):
         key(p + '.cublas_met', sum(v >= 80 for v in cub))
         key(p + '.measured', len(ours))
         if ours:
-            key(p + '.median_pct', fmt(_median([v for v, _ in ours]), '%.0f'))
+            key(p + '.median_pct', fmt(statistics.median([v for v, _ in ours]), '%.0f'))
             v, sh = min(ours)
             key(p + '.min_pct', fmt(v, '%.0f'))
             key(p + '.min_shape', shape(sh))
         if cub:
-            key(p + '.cublas_median_pct', fmt(_median(cub), '%.0f'))
+            key(p + '.cublas_median_pct', fmt(statistics.median(cub), '%.0f'))
     o = ['\\begin{table}[htbp]\\centering\\small\\setlength{\\tabcolsep}{3.5pt}\n',
          '\\caption{The products bound by memory, of the suite and of the '
          'fresh drawn set ($M$ or $N$ at most %d, or $K$ at most %d, and at '
@@ -679,12 +679,6 @@ def _bytes(m, n, k, size, row):
     where the row's beta is not 0)."""
     c = 4 * m * n * (2 if row is not None and num(row['beta']) != 0 else 1)
     return size * (m * k + k * n) + c
-
-
-def _median(v):
-    v = sorted(v)
-    h = len(v) // 2
-    return v[h] if len(v) % 2 else (v[h - 1] + v[h]) / 2
 
 
 # -- a tuning sweep -------------------------------------------------------
