@@ -199,10 +199,10 @@ $(if $(NOTANGLE),notangle -L -R$(1) $(call nw_upto,$(2)) > build/src/$(or $(3),$
 endef
 
 define common_rules
-build/$(1).o: tangle/$(1).c $(HEADERS)
+build/$(1).o: tangle/$(1).c $(HEADERS) $(call stamp,tangle/$(1).c $(HEADERS))
 	@mkdir -p build/src
 	$$(say) CC $$@
-	$(Q)src=$$$$($(call source_of,$(1).c,$(2))) && \
+	$(Q)$(call restamp) src=$$$$($(call source_of,$(1).c,$(2))) && \
 	$(CC) $(CFLAGS) -I$(CUDA_INC) -Itangle -c $$$$src -o $$@ 2> build/$(1).log; \
 	  rc=$$$$?; cat build/$(1).log >&2; exit $$$$rc
 endef
@@ -230,6 +230,25 @@ endif
 .PHONY: flags-changed FORCE
 flags-changed: ; @:
 FORCE:
+# What the compiler reads, by its content too: each object depends on a
+# stamp of each tangled file it reads, build/stamp/NAME, which
+# book/tools/stamps rewrites, while the Makefile is read, only when the
+# file's content changed.  A source whose content changed compiles again
+# even when its date is older than its object's: a tree copied with its
+# dates onto a machine that built another version, an older commit
+# checked out.  (make -n and make -q: the changed stamps are out of date,
+# and nothing is written.)
+STAMPED := $(wildcard tangle/*.cu tangle/*.c tangle/*.h)
+stamp = $(addprefix build/stamp/,$(notdir $(1)))
+ifneq ($(wildcard build/.),)
+CHANGED_STAMPS := $(shell book/tools/stamps $(if $(DRY_RUN),--check) build/stamp $(STAMPED))
+$(if $(DRY_RUN),$(foreach f,$(CHANGED_STAMPS),$(eval build/stamp/$(f): flags-changed)))
+endif
+build/stamp/%:
+	@mkdir -p build/stamp && cksum < tangle/$* > $@
+# (and a compile stamps what it reads before it reads it, so that a file
+# tangled during this make leaves its stamp older than the object)
+restamp = book/tools/stamps build/stamp $$(filter tangle/%,$$^) > /dev/null;
 # Only the chapters the goals need, when every goal names one (make
 # ARCH=sm_80 ch5 leaves the other chapters' flags, and objects, alone):
 # the chapter, the chapters it links and the one before it (a lab
@@ -249,10 +268,10 @@ endif
 # A harness program and a microbenchmark compile alike; $(3) is what the
 # object depends on besides its source and flags.
 define compile_rules   # $(1) program, $(2) chapter, $(3) headers
-build/$(1).o: tangle/$(1).cu $(3) build/$(1).flags
+build/$(1).o: tangle/$(1).cu $(3) build/$(1).flags $(call stamp,tangle/$(1).cu $(3))
 	@mkdir -p build/src
 	$$(say) NVCC $$@
-	$(Q)src=$$$$($(call source_of,$(1).cu,$(2))) && \
+	$(Q)$(call restamp) src=$$$$($(call source_of,$(1).cu,$(2))) && \
 	$(NVCC) $(call nvcc_for,$(1),$(2)) -Itangle -c $$$$src \
 	  -o $$@ 2> build/$(1).log; rc=$$$$?; echo $$$$src > build/$(1).src; \
 	  grep -v -e '^ptxas info' -e 'bytes stack frame' build/$(1).log >&2; \
@@ -270,16 +289,17 @@ link_objs = $(foreach o,$(1),build/$(o).o)
 main_for = -DPROGRAM=$(1) -DBOOK_CHAPTER=$(2) \
   -DBOOK_TARGET='"$(call target_of,$(2))"'
 define program_rules   # $(1) program, $(2) chapter
-build/main-$(1).o: tangle/main.c $(HEADERS) build/ch$(2).flags
+build/main-$(1).o: tangle/main.c $(HEADERS) build/ch$(2).flags $(call stamp,tangle/main.c $(HEADERS))
 	@mkdir -p build/src
 	$$(say) CC $$@
-	$(Q)src=$$$$($(call source_of,main.c,0,main-$(1).c)) && \
+	$(Q)$(call restamp) src=$$$$($(call source_of,main.c,0,main-$(1).c)) && \
 	$(CC) $(CFLAGS) -I$(CUDA_INC) -Itangle $(call main_for,$(1),$(2)) \
 	  -c $$$$src -o $$@ 2> build/main-$(1).log; \
 	  rc=$$$$?; cat build/main-$(1).log >&2; exit $$$$rc
 $(1): build/main-$(1).o build/ch$(2).o $(call link_objs,$(ch$(2).links)) $(COMMON_OBJS)
 	$$(say) LINK $$@
-	$(Q)$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs)
+	$(Q)$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs) \
+	  && $(BOOKDATA) codehash $(2) > build/$(1).codehash
 # What the program says about its kernels, without a GPU.
 build/kernels-$(1).tsv: $(1)
 	$$(say) LIST $$@
@@ -293,7 +313,8 @@ define micro_rules   # $(1) program, $(2) chapter
 $(1): build/$(1).o $(call link_objs,$(ch$(2).micro_links)) \
       $(if $(ch$(2).micro_links),$(COMMON_OBJS))
 	$$(say) LINK $$@
-	$(Q)$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs)
+	$(Q)$(NVCC) $(call gencode,$(call target_of,$(2))) -o $$@ $$^ $(ch$(2).libs) \
+	  && $(BOOKDATA) codehash $(2) > build/$(1).codehash
 endef
 $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).micro),\
   $(eval $(call micro_rules,$(p),$(n)))))

@@ -341,6 +341,47 @@ PY
     else fail "chapter 14's plans on the CPU" "$(grep -v '^ok' "$tmp/plans")"; fi
 }
 
+# A build that knows what it was built from: book/tools/stamps keeps a
+# checksum of each tangled file and rewrites it only when the content
+# changed; make compiles an object again when a stamp of what it reads
+# changed, even where the source's date is older than the object's (here
+# planted: a stamp that no longer matches, which make -n must answer with
+# a compile); and bench refuses a program whose build/P.codehash is not
+# the code's hash (planted), before it measures anything.
+test_stale_builds() {
+    local d=$tmp/stamps out rc keep
+    mkdir -p "$d/src"; echo one > "$d/src/a.cu"; echo two > "$d/src/b.h"
+    out=$(book/tools/stamps "$d/st" "$d/src/a.cu" "$d/src/b.h" | tr '\n' ' ')
+    [ "$out" = "a.cu b.h " ] || { fail "stamps: new files are named" "got '$out'"; return; }
+    out=$(book/tools/stamps "$d/st" "$d/src/a.cu" "$d/src/b.h")
+    echo three > "$d/src/b.h"; touch -d 2000-01-01 "$d/src/b.h"
+    keep=$(cat "$d/st/b.h")
+    [ -z "$out" ] && [ "$(book/tools/stamps --check "$d/st" "$d/src/a.cu" "$d/src/b.h")" = b.h ] \
+        && [ "$(cat "$d/st/b.h")" = "$keep" ] \
+        && [ "$(book/tools/stamps "$d/st" "$d/src/a.cu" "$d/src/b.h")" = b.h ] \
+        && [ "$(cat "$d/st/b.h")" != "$keep" ] \
+        && ok "stamps: a file is named once its content changes, whatever its date; --check writes nothing" \
+        || fail "stamps: a file is named once its content changes" "unchanged: '$out'"
+    if [ -f build/stamp/ch1.cu ] && [ -f build/ch1.o ]; then
+        keep=$(cat build/stamp/ch1.cu)
+        echo "0 0" > build/stamp/ch1.cu
+        if make -n NO_TANGLE=1 ch1 2> /dev/null | grep -q 'build/ch1\.o'; then
+            ok "make compiles again a source whose content changed, whatever its date"
+        else fail "make compiles again a source whose content changed" "make -n plans no compile of build/ch1.o"; fi
+        echo "$keep" > build/stamp/ch1.cu
+        touch -r build/ch1.o -d '-1 hour' build/stamp/ch1.cu 2> /dev/null || touch -d '2000-01-01' build/stamp/ch1.cu
+    else skip "make and the stamps: chapter 1 is not built here"; fi
+    if [ -x ./ch1 ] && [ -f build/ch1.codehash ]; then
+        keep=$(cat build/ch1.codehash)
+        echo 0123456789abcdef > build/ch1.codehash
+        book/tools/bench 256 1 > /dev/null 2> "$tmp/stale"; rc=$?
+        echo "$keep" > build/ch1.codehash
+        [ $rc = 2 ] && grep -q "^bench: ./ch1 was linked from other code than tangle/ holds (0123456789abcdef" "$tmp/stale" \
+            && ok "bench refuses a program linked from other code than tangle/ holds" \
+            || fail "bench refuses a program linked from other code" "exit $rc: $(head -2 "$tmp/stale")"
+    else skip "bench and build/ch1.codehash: ch1 is not built here"; fi
+}
+
 test_cli() {
     local n p a rc lines first last args
     first=$(man buildable | awk '{ print $1 }'); last=$(man buildable | awk '{ print $NF }')
@@ -2192,6 +2233,7 @@ lane_programs() {
     want unit && test_unit
     want unit && test_plans
     want cli && test_cli
+    want cli && test_stale_builds
     want cli && { have_gpu || test_no_gpu; }
     want cli && test_micro_cli
     want cli && { have_gpu || test_micro_no_gpu; }

@@ -22,7 +22,7 @@ fixture_copy() {   # a scratch copy of the sources with the fixture in it
             | tar -cf - -T - | tar -xf - -C "$dir"
         # and what the build compiled (newer than its sources, times
         # kept), so that the copy compiles the fixture alone
-        ls -d build/*.o build/*.flags build/*.log build/*.src build/src \
+        ls -d build/*.o build/*.flags build/*.log build/*.src build/src build/stamp build/*.codehash \
               build/ptxas-*.csv build/sass-*.csv build/kernels-*.tsv \
               build/cuda-tools $(ls | grep -x 'ch[0-9][0-9a-z]*') 2> /dev/null \
             | tar -cf - -T - | tar -xf - -C "$dir"
