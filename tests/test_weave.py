@@ -131,6 +131,19 @@ class Nw2Pandoc(unittest.TestCase):
                          '\\end{lstlisting}\n')
 
 
+    def test_quotes_of_the_highlighter_are_quotes_again(self):
+        # the PDF's highlighter writes ' and ` in code as LaTeX; the
+        # HTML's code is verbatim and must print them
+        toks = ['@begin code 1', '@xref label NW1', '@defn q', '@nl',
+                '@text /* the book', '@literal \\textquotesingle{}', '@text s */',
+                '@literal \\textasciigrave{}', '@nl', '@end code 1']
+        self.assertEqual(nw2pandoc.nw2pandoc(toks),
+                         '\\begin{lstlisting}\n'
+                         '⟪=q⟫\n'
+                         "/* the book's */`\n"
+                         '\\end{lstlisting}\n')
+
+
 class Subst(unittest.TestCase):
     def test_keys_and_code(self):
         with tempfile.TemporaryDirectory() as d:

@@ -124,6 +124,10 @@ def nw2pandoc(toks):
             x = re.sub(r'\}\{[^{}]*\}$', '', t, count=1)   # the key, before the label
             x = re.sub(r'.*\{', '', x, count=1, flags=re.S)
             selfused.add(x.replace(':un', '_'))
+        # the quotes the PDF's highlighter writes as LaTeX (T1 fonts would
+        # curl them): in the verbatim code of the HTML, the quotes again
+        elif code and t in ('@literal \\textquotesingle{}', '@literal \\textasciigrave{}'):
+            put("'" if 'quotesingle' in t else '`')
         elif not code:
             continue
         # Identifiers, as noidx found them (only in code chunks).
