@@ -21,6 +21,9 @@ USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
   bookdata readme [--check] RESULTS NW...   README.md's results table
   bookdata title NW                a chapter's title, as plain text
   bookdata codehash N [answers] | --all
+  bookdata built-from TOOL N...    exit 1, and a line each, where a built
+                                   program of chapters N was linked from
+                                   other code than tangle/ holds
   bookdata budget                  each chapter's tangled lines, its budget
   bookdata fmt VALUE [HOW]         a value as the book prints it
   bookdata index-terms TERMS < MARKUP   noweb markup with \\index{KEY}
@@ -123,6 +126,33 @@ def cmd_codehash(args):
     h = code.hash(int(args[0]), len(args) > 1 and args[1] == 'answers')
     print(h or '')
     return 0
+
+
+def cmd_built_from(args):
+    """Each built program (and microbenchmark) of chapters N... linked
+    from other code than tangle/ holds: build/P.codehash, which the link
+    writes, against the code's hash; a line for each, exit 1 if any."""
+    _need(args, 1, 'built-from TOOL N...')
+    tool, bad = args[0], 0
+    for a in args[1:]:
+        n = int(a)
+        want = code.hash(n)
+        m = manifest.load(n)
+        for p in m.words('programs') + m.words('micro'):
+            if not os.access(os.path.join(ROOT, p), os.X_OK):
+                continue
+            try:
+                with open(os.path.join(ROOT, 'build', p + '.codehash')) as f:
+                    have = f.read().strip()
+            except OSError:
+                have = ''
+            if have != want:
+                print('%s: ./%s was linked from other code than tangle/ holds '
+                      '(%s; tangle/: %s): make, then %s again'
+                      % (tool, p, have or 'no build/%s.codehash' % p, want, tool),
+                      file=sys.stderr)
+                bad = 1
+    return bad
 
 
 def cmd_answers(args):
@@ -416,6 +446,7 @@ def cmd_make_vars(args):
 COMMANDS = {
     'manifest': cmd_manifest,
     'codehash': cmd_codehash,
+    'built-from': cmd_built_from,
     'kit': cmd_kit,
     'index-terms': cmd_index_terms,
     'site': cmd_site,
