@@ -112,6 +112,10 @@ help:
 	@echo 'make answers         the changed programs of the worked answers'
 	@echo 'make slides          build/slides/chN.pdf, a deck per chapter'
 	@echo 'make readme          rewrite the README table from the results'
+	@echo 'make lib             build/lib/libsgemmbook.a and .so: chapter 14 as a library'
+	@echo 'make install         the library, its header and pkg-config file under PREFIX'
+	@echo 'make uninstall       what make install put under PREFIX, removed'
+	@echo 'make examples        examples/gemm: a C program that links the library'
 	@echo 'make tangle          tangle/ from chapters/ (needs noweb)'
 	@echo 'make clean           remove build/ and the programs'
 	@echo 'Variables: ARCH=sm_86 (the GPU to build for), RESULTS=results/<gpu>'
@@ -136,8 +140,8 @@ nw_upto = $(NW_UPTO_$(1))
 # What chapter N tangles: its manifest first (it names the other files),
 # its code (tangle/chN.cu, which holds every program's table of kernels),
 # its other roots (its header chN.h, if later chapters use its code) and
-# its microbenchmark's source.
-roots_of = ch$(1).cu $(ch$(1).roots) $(ch$(1).micro:%=%.cu)
+# its microbenchmark's source, and what it gives the library (make lib).
+roots_of = ch$(1).cu $(ch$(1).roots) $(ch$(1).micro:%=%.cu) $(ch$(1).library)
 # A chapter with a lab (field lab: its chunk) also tangles the lab's
 # stub, tangle/chN-lab.cu (book/tools/labtangle): its code with that
 # chunk replaced by the chunk <<Lab: NAME>>.
@@ -559,6 +563,77 @@ profile:
 # --- the book -------------------------------------------------------------
 include book/book.mk
 
+# --- the library (make lib, make install, make examples) -----------------
+# libsgemmbook: chapter 14's dispatchers and the chapters they link,
+# compiled again with the default stream of each host thread, code that
+# can go into a shared library, and every symbol hidden but those marked
+# for export, and the library's own file, tangle/sgemmbook.cu, in the
+# harness's place (appendix: chapter 14's dispatchers as a library).
+# The static library is one object whose hidden symbols are made local,
+# so that a program that links it meets only the names sgemmbook_*.
+LIB_TARGET := sm_90a
+LIB_CHAPTERS := 5 8 9 10 12 14
+LIB_OBJS := $(LIB_CHAPTERS:%=build/lib/ch%.o) build/lib/sgemmbook.o
+CUDA_LIB := $(abspath $(dir $(shell command -v $(NVCC)))../lib64)
+PREFIX ?= /usr/local
+# (chapters 5, 8, 9 and 10 also for Ampere, sm_80 and its PTX for the
+# GPUs after it: the library's kernels on GPUs other than Hopper)
+LIB_AMPERE := 5 8 9 10
+lib_flags = $(call gencode,$(LIB_TARGET)) $(subst -Xptxas -v,,$(NVCCFLAGS)) \
+  --default-stream per-thread -Xcompiler -fPIC,-fvisibility=hidden -Itangle
+lib_arch = $(if $(filter $(1),$(LIB_AMPERE)),$(call gencode,sm_80))
+# (whatever ARCH is: the library holds code for Hopper and for Ampere)
+lib: build/lib/libsgemmbook.a build/lib/libsgemmbook.so
+# (and on the Makefile, which holds their flags)
+build/lib/ch%.o: tangle/ch%.cu $(HEADERS) build/stamp/ch%.cu $(call stamp,$(HEADERS)) Makefile
+	@mkdir -p build/lib
+	$(say) NVCC $@
+	$(Q)book/tools/stamps build/stamp $(filter tangle/%,$^) > /dev/null; \
+	  $(NVCC) $(lib_flags) $(call lib_arch,$*) $(ch$*.flags) -DBOOK_CHAPTER=$* -c $< -o $@ 2> $@.log; \
+	  rc=$$?; grep -v -e '^ptxas info' $@.log >&2; exit $$rc
+build/lib/sgemmbook.o: tangle/sgemmbook.cu tangle/sgemmbook.h tangle/sgemmbook-check.h $(HEADERS) Makefile \
+  $(call stamp,tangle/sgemmbook.cu tangle/sgemmbook.h tangle/sgemmbook-check.h $(HEADERS))
+	@mkdir -p build/lib
+	$(say) NVCC $@
+	$(Q)book/tools/stamps build/stamp $(filter tangle/%,$^) > /dev/null; \
+	  $(NVCC) $(lib_flags) -c $< -o $@ 2> $@.log; \
+	  rc=$$?; grep -v -e '^ptxas info' $@.log >&2; exit $$rc
+build/lib/libsgemmbook.a: $(LIB_OBJS)
+	$(say) AR $@
+	$(Q)ld -r -o build/lib/sgemmbook-all.o $^ \
+	  && objcopy --localize-hidden build/lib/sgemmbook-all.o \
+	  && rm -f $@ && ar rcs $@ build/lib/sgemmbook-all.o
+build/lib/libsgemmbook.so: $(LIB_OBJS)
+	$(say) LINK $@
+	$(Q)$(CXX) -shared -Wl,-soname,libsgemmbook.so -Wl,--no-undefined -o $@ $^ \
+	  -L$(CUDA_LIB) -lcudart
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 644 build/lib/libsgemmbook.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 build/lib/libsgemmbook.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 tangle/sgemmbook.h $(DESTDIR)$(PREFIX)/include/
+	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' \
+	  'includedir=$${prefix}/include' '' 'Name: sgemmbook' \
+	  'Description: the dispatchers of Fast Matrix Multiplication on NVIDIA GPUs' \
+	  "Version: $$(sed -n 's/^#define SGEMMBOOK_VERSION "\(.*\)".*/\1/p' tangle/sgemmbook.h)" \
+	  'Libs: -L$${libdir} -Wl,-rpath,$${libdir} -lsgemmbook' \
+	  'Libs.private: -L$(CUDA_LIB) -lcudart -lstdc++ -lm' \
+	  'Cflags: -I$${includedir}' > $(DESTDIR)$(PREFIX)/lib/pkgconfig/sgemmbook.pc
+	@echo "make install: the library, sgemmbook.h and sgemmbook.pc are in $(DESTDIR)$(PREFIX)"
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/libsgemmbook.a $(DESTDIR)$(PREFIX)/lib/libsgemmbook.so \
+	  $(DESTDIR)$(PREFIX)/include/sgemmbook.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/sgemmbook.pc
+# The example: a C program that finds the library through pkg-config,
+# here in a copy installed under build/stage.
+examples: examples/gemm
+examples/gemm: examples/gemm.c tangle/sgemmbook.h $(LIB_OBJS)
+	@$(MAKE) -s install PREFIX=$(CURDIR)/build/stage > /dev/null
+	$(say) CC $@
+	$(Q)PKG_CONFIG_PATH=$(CURDIR)/build/stage/lib/pkgconfig; export PKG_CONFIG_PATH; \
+	  $(CC) $(CFLAGS) -Werror -I$(CUDA_INC) $$(pkg-config --cflags sgemmbook) $< -o $@ \
+	  $$(pkg-config --libs sgemmbook) -L$(CUDA_LIB) -lcublas -lcudart -lm
+.PHONY: lib install uninstall examples
+
 readme: build/manifest.tsv
 	@$(BOOKDATA) readme '$(RESULTS)' $(NW)
 
@@ -575,6 +650,21 @@ tests/unit: tests/unit.c $(COMMON_OBJS) $(HEADERS)
 tests/plans: tests/plans.c tangle/plan14.h
 	$(say) CC $@
 	$(Q)$(CC) $(CFLAGS) -std=c99 -pedantic -Werror -Itangle tests/plans.c -o $@
+
+# The library as a C99 program links it (no CUDA header): the static
+# library, and the shared one.
+tests/libcheck: tests/libcheck.c tangle/sgemmbook.h build/lib/libsgemmbook.a
+	$(say) CC $@
+	$(Q)$(CC) $(CFLAGS) -std=c99 -Wall -Wextra -pedantic -Werror -Itangle tests/libcheck.c \
+	  build/lib/libsgemmbook.a -L$(CUDA_LIB) -lcudart -lstdc++ -lm -o $@
+tests/libverify: tests/libverify.c tangle/sgemmbook.h build/lib/libsgemmbook.so
+	$(say) CC $@
+	$(Q)$(CC) $(CFLAGS) -std=gnu99 -Werror -I$(CUDA_INC) -Itangle tests/libverify.c \
+	  -Lbuild/lib -Wl,-rpath,$(CURDIR)/build/lib -lsgemmbook -L$(CUDA_LIB) -lcudart -lpthread -lm -o $@
+tests/libcheck-so: tests/libcheck.c tangle/sgemmbook.h build/lib/libsgemmbook.so
+	$(say) CC $@
+	$(Q)$(CC) $(CFLAGS) -std=c99 -Wall -Wextra -pedantic -Werror -Itangle tests/libcheck.c \
+	  -Lbuild/lib -Wl,-rpath,$(CURDIR)/build/lib -lsgemmbook -o $@
 
 # (+: tests/run runs make, which shares this make's jobs)
 test:
@@ -613,10 +703,11 @@ check-compile: $(CHECKED:%=build/check/%.ok)
 # What make test builds before its tests (tests/run): the programs, the
 # book and the tests' inputs; it makes the instructor's edition and the
 # slides beside the tests.  test-build is all of it at once.
-test-inputs: all tests/unit tests/plans test-facts
+test-inputs: all tests/unit tests/plans test-facts \
+  tests/libcheck tests/libcheck-so tests/libverify examples/gemm
 test-build: test-inputs instructor slides
 .PHONY: test-inputs test-build test-facts
 
 clean:
 	rm -rf build $(foreach n,$(CHAPTERS),$(ch$(n).programs) $(ch$(n).micro) lab$(n)) \
-	  tests/unit tests/plans
+	  tests/unit tests/plans tests/libcheck tests/libcheck-so tests/libverify examples/gemm

@@ -34,7 +34,7 @@ load16(float *v, const T *p, int valid)
     }
 }
 template <typename T, int VEC, int R>
-__global__ void __launch_bounds__(THIN_THREADS)
+__global__ void __launch_bounds__(THIN_THREADS, R == THIN ? 2 : 0)
 thin_rows(int m, int n, int k, int kslice, float alpha,
           const T *a, int lda, const T *b, int ldb,
           float beta, float *c, int ldc)
@@ -75,38 +75,60 @@ thin_rows(int m, int n, int k, int kslice, float alpha,
            as beta times C. */
         /* ---- lab 14, Stream the rows of $B$ from [[kc]]: your code ends here ---- */
     }
-    for (int r = 0; r < rows; r++)
-        for (int e = 0; e < valid; e++) {
-            float *cij = &c[(size_t)(row0 + r) * ldc + col + e];
-            if (gridDim.y > 1)
-                atomicAdd(cij, alpha * acc[r][e]);
-            else
-                *cij = beta == 0.0f ? alpha * acc[r][e]
-                                    : alpha * acc[r][e] + beta * *cij;
+    if (gridDim.y > 1) {
+        #pragma unroll
+        for (int r = 0; r < R; r++)
+            #pragma unroll
+            for (int e = 0; e < W; e++)
+                if (r < rows && e < valid)
+                    atomicAdd(&c[(size_t)(row0 + r) * ldc + col + e], alpha * acc[r][e]);
+    } else {
+        __shared__ __align__(16) float cs[THIN_THREADS / 32][32 * W];
+        float *stage = cs[threadIdx.x / 32];
+        int lane = threadIdx.x % 32, first = col - W * lane;
+        float *row = c + (size_t)row0 * ldc + first;
+        #pragma unroll
+        for (int r = 0; r < R; r++, row += ldc) {
+            if (r >= rows)
+                break;
+            __syncwarp();
+            #pragma unroll
+            for (int e = 0; e < W; e += 4)
+                *(float4 *)&stage[W * lane + e] = make_float4(acc[r][e], acc[r][e + 1],
+                                                              acc[r][e + 2], acc[r][e + 3]);
+            __syncwarp();
+            #pragma unroll
+            for (int i = 0; i < W; i++) {
+                int j = 32 * i + lane;
+                if (first + j < n)
+                    row[j] = beta == 0.0f ? alpha * stage[j]
+                                          : alpha * stage[j] + beta * row[j];
+            }
         }
+    }
 }
-template <typename T, int VEC>
+template <typename T, int VEC, int COLS>
 __global__ void __launch_bounds__(THIN_THREADS)
 thin_cols(int m, int n, int k, int kslice, float alpha,
           const T *a, int lda, const T *b, int ldb,
           float beta, float *c, int ldc)
 {
-    __shared__ __align__(16) float bs[THIN][4 * THIN_KC + 4];
-    int lane = threadIdx.x % 32, groups = CEIL_DIV(n, THIN);
-    int col0 = blockIdx.x % groups * THIN, cols = min(THIN, n - col0);
+    __shared__ __align__(16) float bs[COLS][4 * THIN_KC + 4];
+    int lane = threadIdx.x % 32, groups = CEIL_DIV(n, COLS);
+    int col0 = blockIdx.x % groups * COLS, cols = min(COLS, n - col0);
     int row0 = (blockIdx.x / groups * (THIN_THREADS / 32)
                 + threadIdx.x / 32) * 4;
     int k0 = blockIdx.y * kslice, k1 = min(k, k0 + kslice);
-    float acc[4][THIN];
+    float acc[4][COLS];
     #pragma unroll
     for (int r = 0; r < 4; r++)
         #pragma unroll
-        for (int j = 0; j < THIN; j++)
+        for (int j = 0; j < COLS; j++)
             acc[r][j] = 0.0f;
     for (int kc = k0; kc < k1; kc += 4 * THIN_KC) {
         __syncthreads();
-        for (int i = threadIdx.x; i < THIN * 4 * THIN_KC; i += THIN_THREADS) {
-            int kk = i / THIN, j = i % THIN;
+        for (int i = threadIdx.x; i < COLS * 4 * THIN_KC; i += THIN_THREADS) {
+            int kk = i / COLS, j = i % COLS;
             bs[j][kk] = j < cols && kc + kk < k1
                 ? as_float(b[(size_t)(kc + kk) * ldb + col0 + j]) : 0.0f;
         }
@@ -128,7 +150,7 @@ thin_cols(int m, int n, int k, int kslice, float alpha,
                 }
             }
             #pragma unroll
-            for (int j = 0; j < THIN; j++) {
+            for (int j = 0; j < COLS; j++) {
                 float4 x = *(const float4 *)&bs[j][kk];
                 #pragma unroll
                 for (int r = 0; r < 4; r++)
@@ -141,7 +163,7 @@ thin_cols(int m, int n, int k, int kslice, float alpha,
     for (int r = 0; r < 4; r++) {
         float mine = 0.0f;
         #pragma unroll
-        for (int j = 0; j < THIN; j++) {
+        for (int j = 0; j < COLS; j++) {
             float v = acc[r][j];
             for (int d = 16; d > 0; d /= 2)
                 v += __shfl_xor_sync(0xffffffffu, v, d);
@@ -165,6 +187,14 @@ static void launch_thin_rows(const struct gemm_plan *p, int m, int n, int k, flo
         p->kslice, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
+template <typename T, int VEC, int COLS>
+static void launch_thin_cols(const struct gemm_plan *p, int m, int n, int k, float alpha, const T *a, int lda, const T *b,
+                                                        int ldb, float beta, float *c, int ldc)
+{
+    thin_cols<T, VEC, COLS><<<dim3(p->blocks, p->splits), THIN_THREADS>>>(
+        m, n, k, p->kslice, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 template <typename T, int VEC>
 static void launch_thin_vec(const struct gemm_plan *p, int m, int n, int k, float alpha, const T *a, int lda, const T *b,
                                                        int ldb, float beta, float *c, int ldc)
@@ -172,9 +202,12 @@ static void launch_thin_vec(const struct gemm_plan *p, int m, int n, int k, floa
     enum { RMAX = sizeof(T) == 4 ? THIN : 4 };
     if (p->splits > 1)
         scale_c(m, n, beta, c, ldc);
-    if (p->kernel == PLAN_THIN_COLS)
-        thin_cols<T, VEC><<<dim3(p->blocks, p->splits), THIN_THREADS>>>(
-            m, n, k, p->kslice, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (p->kernel == PLAN_THIN_COLS && p->rows == 1)
+        launch_thin_cols<T, VEC, 1>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else if (p->kernel == PLAN_THIN_COLS && p->rows == 4)
+        launch_thin_cols<T, VEC, 4>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else if (p->kernel == PLAN_THIN_COLS)
+        launch_thin_cols<T, VEC, THIN>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else if (p->rows == 1)
         launch_thin_rows<T, VEC, 1>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else if (p->rows == 4)
@@ -624,21 +657,31 @@ static struct kernel_use use_of(F *kernel, const struct gpu_limits *g)
 }
 
 template <typename T, int VEC>
-static void thin_uses(struct kernel_use u[4], const struct gpu_limits *g)
+static void thin_uses(struct kernel_use u[THIN_KINDS], const struct gpu_limits *g)
 {
     enum { RMAX = sizeof(T) == 4 ? THIN : 4 };
     u[THIN_R1] = use_of(thin_rows<T, VEC, 1>, g);
     u[THIN_R4] = use_of(thin_rows<T, VEC, 4>, g);
     u[THIN_R16] = use_of(thin_rows<T, VEC, RMAX>, g);
-    u[THIN_COLS] = use_of(thin_cols<T, VEC>, g);
+    u[THIN_C1] = use_of(thin_cols<T, VEC, 1>, g);
+    u[THIN_C4] = use_of(thin_cols<T, VEC, 4>, g);
+    u[THIN_C16] = use_of(thin_cols<T, VEC, THIN>, g);
 }
 
 static struct gpu_limits limits_here(void)
 {
-    static struct gpu_limits g;
+    enum { DEVICES = 64 };
+    static struct gpu_limits each[DEVICES];  /* each device's, once */
+    int dev;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    if (dev >= DEVICES) {
+        fprintf(stderr, "ch14: device %d: the program keeps the limits of %d\n",
+                dev, DEVICES);
+        exit(3);
+    }
+    struct gpu_limits &g = each[dev];
     if (!g.threads_per_sm) {
-        int dev, major;
-        CUDA_CHECK(cudaGetDevice(&dev));
+        int major;
         CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
         CUDA_CHECK(cudaDeviceGetAttribute(&g.regs_per_sm,
                    cudaDevAttrMaxRegistersPerMultiprocessor, dev));
@@ -693,6 +736,10 @@ static void run_plan(const struct gemm_plan *p, int m, int n, int k, float alpha
                                     &ldb);
     describe_plan(p, said, sizeof said);
     switch (p->kernel) {
+    case PLAN_EMPTY:
+        if (m > 0 && n > 0)
+            scale_c(m, n, beta, c, ldc);    /* K = 0: C = beta C */
+        break;
     case PLAN_THIN_ROWS:
     case PLAN_THIN_COLS:
         launch_thin<T>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);

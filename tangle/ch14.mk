@@ -8,14 +8,18 @@ slide_idea := One entry point per precision, for any $M$, $N$, $K$, leading dime
     | A thin product streams the larger operand when $M$ or $N$ is small; TF32, and BF16 where it pays, read $A$ and $B$ as they lie, $B^T$ through registers; the last wave's tiles are split in $K$ and joined by each tile's first block \
     | Over {{ch14.suite.shapes}} public shapes, FP32 at {{ch14.suite.fp32.geomean_pct}}\%, TF32 at {{ch14.suite.tf32.geomean_pct}}\%, BF16 at {{ch14.suite.bf16.geomean_pct}}\% of cuBLAS (geometric means)
 programs := ch14
-budget := 1700
+budget := 1750
+spills := fp32-thin thin_rows<float,0,16>
 roots := ch14.h wgmma.h plan14.h
+library := sgemmbook.h sgemmbook-check.h sgemmbook.cu
 links := ch12 ch10 ch9 ch8 ch5
 suite := shapes/suite.csv
 validation := 40
 needs := sm_90a
 extra_runs := -m 2048 -n 3072 -k 5000 --kernel bf16-tiles ; \
-    -m 2048 -n 3072 -k 5120 --kernel bf16-tiles
+    -m 2048 -n 3072 -k 5120 --kernel bf16-tiles ; \
+    -m 9897 -n 1 -k 940 --kernel fp32 ; -m 1197 -n 19491 -k 8 --kernel fp32 ; \
+    -m 4 -n 708 -k 22803 --kernel fp32 ; -m 5000 -n 3 -k 4096 --kernel fp32
 libs := -lcublas
 headline := fp32
 profile_at := 1x4096x14336:fp32:thin_rows 16x4096x14336:fp32:thin_rows \
@@ -40,7 +44,8 @@ profile_at := 1x4096x14336:fp32:thin_rows 16x4096x14336:fp32:thin_rows \
     1197x19491x8:fp32:thin_rows 1197x19491x8:fp32:cublas \
     4x708x22803:fp32:thin_rows 4x708x22803:fp32:cublas \
     269x1x32092:fp32:thin_cols 7680x32x2560:fp32:sgemm_dbuf \
-    7680x32x2560:fp32:cublas 16x4096x14336:fp32:cublas
+    7680x32x2560:fp32:cublas 16x4096x14336:fp32:cublas \
+    5000x3x4096:fp32:thin_cols 5000x3x4096:fp32:cublas
 lab := Stream the rows of $B$ from [[kc]]
 lab_kernel := thin_rows
 lab_hours := 1
@@ -196,9 +201,19 @@ verdict.ch14_3x_never := ch14.suite.3xtf32.below100 ; 0 ; 0 ; 0
 verdict.ch14_3x_big := ch14.suite.3xtf32.big_min_x ; 2 ; inf ; \
     ch14.suite.3xtf32.big_min_spread
 verdict.ch14_3x_err := ch14.suite.3xtf32.err_worse ; 0 ; 0 ; 0
-model.ch14_cols_ffma_x := 32e9 * ch14.fp32.9897x1x940.ncu.ffma_ginst / (9897 * 940) | %.0f
+model.ch14_cols_ffma_x := 32e9 * ch14.fp32.9897x1x940.ncu.ffma_ginst / (9897 * 940) | %.1f
 model.ch14_cols_inst_x := ch14.fp32.9897x1x940.ncu.inst_ginst / ch14.cublas-fp32.9897x1x940.ncu.inst_ginst | %.1f
 model.ch14_short_c_gb := 4 * 1197 * 19491 / 1e9 | %.3f
+model.ch14_cols1_pct := 100 * 4 * (9897 * 940 + 940 + 9897) / (ch14.fp32.9897x1x940.ms * 1e9 * ceil.copy_tbs) | %.0f
+model.ch14_cols1_cublas_pct := 100 * 4 * (9897 * 940 + 940 + 9897) / (ch14.fp32.9897x1x940.cublas_ms * 1e9 * ceil.copy_tbs) | %.0f
+model.ch14_short_pct := 100 * 4 * (1197 * 8 + 8 * 19491 + 1197 * 19491) / (ch14.fp32.1197x19491x8.ms * 1e9 * ceil.copy_tbs) | %.0f
+model.ch14_short_cublas_pct := 100 * 4 * (1197 * 8 + 8 * 19491 + 1197 * 19491) / (ch14.fp32.1197x19491x8.cublas_ms * 1e9 * ceil.copy_tbs) | %.0f
+model.ch14_long4_pct := 100 * 4 * (4 * 22803 + 22803 * 708 + 4 * 708) / (ch14.fp32.4x708x22803.ms * 1e9 * ceil.copy_tbs) | %.0f
+model.ch14_long4_cublas_pct := 100 * 4 * (4 * 22803 + 22803 * 708 + 4 * 708) / (ch14.fp32.4x708x22803.cublas_ms * 1e9 * ceil.copy_tbs) | %.0f
+model.ch14_cols3_pct := 100 * 4 * (5000 * 4096 + 4096 * 3 + 5000 * 3) / (ch14.fp32.5000x3x4096.ms * 1e9 * ceil.copy_tbs) | %.0f
+model.ch14_cols3_cublas_pct := 100 * 4 * (5000 * 4096 + 4096 * 3 + 5000 * 3) / (ch14.fp32.5000x3x4096.cublas_ms * 1e9 * ceil.copy_tbs) | %.0f
+model.ch14_weak_ffma_x := 32e9 * ch14.cublas-fp32.5000x3x4096.ncu.ffma_ginst / (5000 * 3 * 4096) | %.0f
+model.ch14_weak_tile_rows := 32e9 * ch14.cublas-fp32.5000x3x4096.ncu.ffma_ginst / (32 * 157 * 4096) | %.0f
 verdict.ch14_bound := ch14.bound.fp32.met + ch14.bound.tf32.met \
     + ch14.bound.bf16.met + ch14.bound.3xtf32.met ; 4 * ch14.bound.shapes ; inf ; 0
 verdict.ch14_bound_cublas := ch14.bound.fp32.cublas_met + ch14.bound.tf32.cublas_met \

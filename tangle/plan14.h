@@ -16,7 +16,8 @@ struct gemm_shape {
     int align_a, align_b, align_c;  /* the power of two each address is a multiple of */
 };
 
-enum { THIN_R1, THIN_R4, THIN_R16, THIN_COLS };   /* the thin kernels */
+enum { THIN_R1, THIN_R4, THIN_R16,                 /* the thin kernels: rows */
+       THIN_C1, THIN_C4, THIN_C16, THIN_KINDS };   /* and columns */
 
 struct kernel_use { int regs, smem; };  /* a thread's registers, a block's bytes */
 
@@ -24,7 +25,7 @@ struct gpu_limits {
     int sms, hopper;                    /* SMs; TMA and wgmma (sm_90a) */
     int threads_per_sm, regs_per_sm, blocks_per_sm;
     int smem_per_sm, smem_reserved;     /* bytes; the system's, per block */
-    struct kernel_use thin[2][2][4];    /* [BF16][16-byte loads][THIN_R1...] */
+    struct kernel_use thin[2][2][THIN_KINDS];   /* [BF16][16-byte loads][THIN_R1...] */
 };
 
 static inline int rows_on(int align, int ld, int size, int bytes)
@@ -73,6 +74,7 @@ static inline struct wave_plan plan_waves(int tiles, int steps, int sms)
     return p;
 }
 enum plan_kernel {
+    PLAN_EMPTY,                         /* M, N or K zero */
     PLAN_THIN_ROWS, PLAN_THIN_COLS,                  /* the thin kernels */
     PLAN_SPLIT, PLAN_STREAMK, PLAN_WIDE, PLAN_TUNED, /* chapter 9's tiles */
     PLAN_DIRECT,                        /* the kernel without passes */
@@ -101,6 +103,10 @@ static inline struct gemm_plan plan_of(enum plan_kernel kernel, int size)
                            { 0, 0, 0, 0 }, "" };
     return p;
 }
+static inline int empty(const struct gemm_shape *s)
+{
+    return s->m == 0 || s->n == 0 || s->k == 0;
+}
 static inline int resident(struct kernel_use u, int threads,
                            const struct gpu_limits *g)
 {
@@ -112,12 +118,12 @@ static inline int resident(struct kernel_use u, int threads,
     return imin(imin(by_regs, by_threads), imin(by_smem, g->blocks_per_sm));
 }
 
-static inline int split_for(int blocks, int threads, int resident, int k,
+static inline int split_for(int blocks, int threads, int held, int k,
                             int step, int sms)
 {
     int steps = CEIL_DIV(k, step);
     int most = 4 * THIN_THREADS / threads * sms;   /* 1024 threads an SM */
-    int splits = CEIL_DIV(imin(resident, most), blocks);
+    int splits = CEIL_DIV(imin(held, most), blocks);   /* held: on all SMs */
     return splits < 1 ? 1 : splits > steps ? steps : splits;
 }
 static inline struct gemm_plan plan_thin(const struct gemm_shape *s,
@@ -127,6 +133,8 @@ static inline struct gemm_plan plan_thin(const struct gemm_shape *s,
     struct gemm_plan p = plan_of(m <= n ? PLAN_THIN_ROWS : PLAN_THIN_COLS,
                                  size);
     struct kernel_use use;
+    if (empty(s))
+        return plan_of(PLAN_EMPTY, size);
     if (m <= n) {
         int most = bf16 ? 4 : THIN;            /* BF16: 4 rows */
         p.vec = rows_on(s->align_b, s->ldb, size, 16);
@@ -140,8 +148,10 @@ static inline struct gemm_plan plan_thin(const struct gemm_shape *s,
     } else {
         p.vec = rows_on(s->align_a, s->lda, size, 16);
         p.threads = THIN_THREADS;
-        p.blocks = CEIL_DIV(n, THIN) * CEIL_DIV(m, 4 * THIN_THREADS / 32);
-        use = g->thin[bf16][p.vec][THIN_COLS];
+        p.rows = n <= 1 ? 1 : n <= 4 ? 4 : THIN;   /* here: the columns */
+        p.blocks = CEIL_DIV(n, p.rows) * CEIL_DIV(m, 4 * THIN_THREADS / 32);
+        use = g->thin[bf16][p.vec][p.rows == 1 ? THIN_C1
+                                  : p.rows == 4 ? THIN_C4 : THIN_C16];
         step = 4 * THIN_KC;
     }
     p.splits = split_for(p.blocks, p.threads,
@@ -291,6 +301,8 @@ static inline struct gemm_plan plan_fp32(const struct gemm_shape *s,
 {
     int m = s->m, n = s->n, k = s->k;
     struct gemm_plan p = plan_of(PLAN_SPLIT, 4);
+    if (empty(s))
+        return plan_of(PLAN_EMPTY, 4);
     if (thin(m, n, THIN) || (k <= THIN_K && m <= n))
         return plan_thin(s, 4, g);
     p.splits = fp32_slices(m, n, k, g);
@@ -328,6 +340,8 @@ static inline struct gemm_plan plan_tf32_rules(const struct gemm_shape *s,
                                                int direct)
 {
     int m = s->m, n = s->n;
+    if (empty(s))
+        return plan_of(PLAN_EMPTY, 4);
     if (m == 1 || n <= THIN || (s->k <= THIN_K && m <= n))
         return plan_thin(s, 4, g);
     if (!g->hopper)
@@ -349,6 +363,8 @@ static inline struct gemm_plan plan_3xtf32(const struct gemm_shape *s,
 {
     int copy = !rows_on(s->align_b, s->ldb, 4, 16);
     struct gemm_plan p;
+    if (empty(s))
+        return plan_of(PLAN_EMPTY, 4);
     if (s->k < X3_SHORT_K || thin(s->m, s->n, THIN) || s->n <= X3_FEW
         || !g->hopper)
         return plan_fp32(s, g);
@@ -395,6 +411,8 @@ static inline struct gemm_plan plan_bf16_rules(const struct gemm_shape *s,
           "BF16 as C = AB after 2 aligned copies" } };
     int m = s->m, n = s->n, copy_a, copy_b;
     struct gemm_plan p;
+    if (empty(s))
+        return plan_of(PLAN_EMPTY, 2);
     if (n <= 4)
         return plan_thin(s, 2, g);
     if (!g->hopper)
@@ -427,18 +445,23 @@ static inline const char *describe_plan(const struct gemm_plan *p,
     static const char *const copied[4] = { "", "after an aligned copy of A; ",
         "after an aligned copy of B; ", "after aligned copies of A and B; " };
     int copies = p->copy_a + 2 * p->copy_b, narrow = p->kind == DIRECT_NARROW;
+    char ways[32] = "K whole";
+    if (p->splits > 1)
+        snprintf(ways, sizeof ways, "K split %d ways", p->splits);
     switch (p->kernel) {
+    case PLAN_EMPTY:
+        snprintf(buf, len, "an empty product");
+        break;
     case PLAN_THIN_ROWS:
         snprintf(buf, len, "thin rows: %d a block; %d blocks of %d threads;"
-                 " K split %d ways", p->rows, p->blocks, p->threads, p->splits);
+                 " %s", p->rows, p->blocks, p->threads, ways);
         break;
     case PLAN_THIN_COLS:
-        snprintf(buf, len, "thin columns: %d blocks; K split %d ways",
-                 p->blocks, p->splits);
+        snprintf(buf, len, "thin columns: %d a block; %d blocks; %s",
+                 p->rows, p->blocks, ways);
         break;
     case PLAN_SPLIT:
-        snprintf(buf, len, "128x64x16 tiles: %d blocks; K split %d ways",
-                 p->tiles, p->splits);
+        snprintf(buf, len, "128x64x16 tiles: %d tiles; %s", p->tiles, ways);
         break;
     case PLAN_STREAMK:
         snprintf(buf, len, "stream-K over 128x128x16 tiles");
@@ -460,8 +483,7 @@ static inline const char *describe_plan(const struct gemm_plan *p,
         break;
     case PLAN_HOPPER:
         if (p->splits > 1)
-            snprintf(buf, len, "half tiles: %s; K split %d ways", p->what,
-                     p->splits);
+            snprintf(buf, len, "half tiles: %s; %s", p->what, ways);
         else
             snprintf(buf, len, "tiles: %s", p->what);
         break;

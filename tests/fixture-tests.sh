@@ -27,7 +27,7 @@ fixture_copy() {   # a scratch copy of the sources with the fixture in it
               build/cuda-tools $(ls | grep -x 'ch[0-9][0-9a-z]*') 2> /dev/null \
             | tar -cf - -T - | tar -xf - -C "$dir"
     else   # a copy without git (a GPU machine): all but what is built
-        tar --exclude=./build --exclude='./ch[0-9]*' --exclude=./tests/unit --exclude=./tests/plans \
+        tar --exclude=./build --exclude='./ch[0-9]*' --exclude=./tests/unit --exclude=./tests/plans --exclude=./tests/libcheck --exclude=./tests/libcheck-so --exclude=./tests/libverify --exclude=./examples/gemm \
             --exclude=./results -cf - . 2> /dev/null | tar -xf - -C "$dir"
     fi
     cp tests/fixture/ch$FIXTURE.nw "$dir/chapters/"

@@ -55,6 +55,40 @@ gpu_tests() {
     gpu_micro_tests
     gpu_padding_tests
     gpu_lab_tests
+    gpu_lib_tests
+}
+
+# The library as a program that links it sees it (tests/libverify): every
+# precision at every test shape, plain and with alpha, beta and padded
+# rows, against float64, C's padding untouched; two host threads with a
+# handle and a stream each at once; memcheck and racecheck of a few; the
+# example at 4096^3 in each precision.
+gpu_lib_tests() {
+    local t p lim
+    if [ ! -x tests/libverify ]; then fail "the library on the GPU" "tests/libverify was not built"; return; fi
+    # shellcheck disable=SC2086
+    if tests/libverify $GPU_SHAPES > "$tmp/libverify" 2>&1; then
+        ok "the library on the GPU ($(tail -1 "$tmp/libverify"))"
+    else fail "the library on the GPU" "$(grep -v '^ok' "$tmp/libverify" | head -8)"; fi
+    # shellcheck disable=SC2086
+    if tests/libverify --ampere $GPU_SHAPES > "$tmp/libverify" 2>&1; then
+        ok "the library with the kernels of Ampere ($(tail -1 "$tmp/libverify"))"
+    else fail "the library with the kernels of Ampere" "$(grep -v '^ok' "$tmp/libverify" | head -8)"; fi
+    # (an A100's limits and an RTX 3090's, planned on this GPU)
+    # shellcheck disable=SC2086
+    for lim in "108 166912" "82 101376"; do
+        set -- $lim
+        if tests/libverify --ampere --sms $1 --smem-limit $2 $GPU_SHAPES > "$tmp/libverify" 2>&1; then
+            ok "the library with the kernels of Ampere, as on $1 SMs and $2 bytes a block ($(tail -1 "$tmp/libverify"))"
+        else fail "the library, Ampere's kernels as on $1 SMs" "$(grep -v '^ok' "$tmp/libverify" | head -8)"; fi
+    done
+    for t in memcheck racecheck synccheck initcheck; do
+        check "the library under compute-sanitizer $t" compute-sanitizer --tool $t \
+            --error-exitcode 9 tests/libverify --one-thread 67x45x33 300x1x129 130x200x136
+    done
+    for p in fp32 tf32 3xtf32 bf16; do
+        check "examples/gemm 4096 $p" examples/gemm 4096 $p
+    done
 }
 
 # No kernel of the book writes C outside its m x n.  The checks above

@@ -42,9 +42,9 @@ static int read_uses(const char *csv, struct gpu_limits *g)
         if (sscanf(p, "\"thin_rows<%31[a-z ], %d, %d>\",%d,%d", type, &vec, &r,
                    &regs, &smem) == 5)
             which = r == 1 ? THIN_R1 : r == 4 ? THIN_R4 : THIN_R16;
-        else if (sscanf(p, "\"thin_cols<%31[a-z ], %d>\",%d,%d", type, &vec,
-                        &regs, &smem) == 4)
-            which = THIN_COLS;
+        else if (sscanf(p, "\"thin_cols<%31[a-z ], %d, %d>\",%d,%d", type, &vec,
+                        &r, &regs, &smem) == 5)
+            which = r == 1 ? THIN_C1 : r == 4 ? THIN_C4 : THIN_C16;
         if (which < 0)
             continue;
         int bf16 = strcmp(type, "float") != 0;
@@ -57,7 +57,7 @@ static int read_uses(const char *csv, struct gpu_limits *g)
     fclose(f);
     for (int b = 0; b < 2; b++)          /* every kernel's registers found */
         for (int v = 0; v < 2; v++)
-            for (int w = 0; w < 4; w++)
+            for (int w = 0; w < THIN_KINDS; w++)
                 if (g->thin[b][v][w].regs <= 0)
                     return -1;
     return found;
@@ -119,6 +119,11 @@ static const char *wrong(int which, const struct gemm_plan *p,
     struct gemm_plan again = plan(which, s, g);
     if (!same(&again, p))
         return "the same question gave another plan";
+    if ((s->m == 0 || s->n == 0 || k == 0) != (p->kernel == PLAN_EMPTY))
+        return p->kernel == PLAN_EMPTY ? "an empty plan of a product that is not"
+                                       : "an empty product with a kernel";
+    if (p->kernel == PLAN_EMPTY)
+        return "";
     if (p->splits < 1)
         return "fewer than one slice";
     if (!g->hopper && (p->kernel == PLAN_DIRECT || p->kernel == PLAN_HOPPER))
@@ -140,13 +145,18 @@ static const char *wrong(int which, const struct gemm_plan *p,
         return "BF16 on another precision's kernel";
     if (p->kernel == PLAN_THIN_ROWS || p->kernel == PLAN_THIN_COLS) {
         int step = p->kernel == PLAN_THIN_ROWS ? THIN_KC : 4 * THIN_KC;
-        int b = p->size == 2, idx = p->kernel == PLAN_THIN_COLS ? THIN_COLS
-            : p->rows == 1 ? THIN_R1 : p->rows == 4 ? THIN_R4 : THIN_R16;
+        int b = p->size == 2, cols = p->kernel == PLAN_THIN_COLS;
+        int idx = (p->rows == 1 ? THIN_R1 : p->rows == 4 ? THIN_R4 : THIN_R16)
+                  + (cols ? THIN_C1 - THIN_R1 : 0);
         int held = resident(g->thin[b][p->vec][idx], p->threads, g);
         if (p->threads < 32 || p->threads > THIN_THREADS || p->threads % 32)
             return "a thin block of a size the kernel does not take";
         if (held < 1)
             return "a thin kernel that the SM cannot hold";
+        if (cols && !(p->rows == (s->n <= 1 ? 1 : s->n <= 4 ? 4 : THIN)
+                      && p->blocks == CEIL_DIV(s->n, p->rows)
+                                      * CEIL_DIV(s->m, 4 * THIN_THREADS / 32)))
+            return "columns of a width the product does not need";
         if (p->kslice % step || (long)p->splits * p->kslice < k
             || (long)(p->splits - 1) * p->kslice >= k)
             return "slices that do not cover K once";
@@ -214,8 +224,8 @@ int main(int argc, char **argv)
         return 2;
     }
     for (int i = 0; i < 3; i++)
-        if (read_uses(argv[1], &gpus[i].g) < 14) {
-            fprintf(stderr, "plans: %s: no report of the 14 thin kernels' registers\n",
+        if (read_uses(argv[1], &gpus[i].g) < 22) {
+            fprintf(stderr, "plans: %s: no report of the 22 thin kernels' registers\n",
                     argv[1]);
             return 2;
         }
@@ -245,6 +255,16 @@ int main(int argc, char **argv)
         shapes[count++] = s;
         shapes[count++] = u;
         shapes[count++] = w;
+    }
+    /* and empty products */
+    {
+        static const int z[][3] = { { 0, 5, 7 }, { 5, 0, 7 }, { 5, 7, 0 },
+                                    { 0, 0, 0 }, { 1, 1, 0 }, { 4096, 4096, 0 } };
+        for (int i = 0; i < 6; i++) {
+            struct gemm_shape s = { z[i][0], z[i][1], z[i][2], z[i][2] + 1,
+                                    z[i][1] + 1, z[i][1] + 1, 256, 256, 256 };
+            shapes[count++] = s;
+        }
     }
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < count; j++)

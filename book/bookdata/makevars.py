@@ -13,7 +13,7 @@ import re
 
 from . import answers, manifest
 
-MAKE_FIELDS = ('programs', 'roots', 'common', 'links', 'needs', 'flags',
+MAKE_FIELDS = ('programs', 'roots', 'library', 'common', 'links', 'needs', 'flags',
                'libs', 'micro', 'micro_links', 'lab', 'lab_none', 'events')
 
 

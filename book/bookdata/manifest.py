@@ -22,6 +22,9 @@ FIELDS = {
     'roots': ('words', 'other files it tangles: its header chN.h, which '
               'declares what later chapters use of its code (chapter 0: '
               'the harness and main.c)'),
+    'library': ('words', 'the files it tangles for the library (make '
+                'lib): its public header and their sources; not part of '
+                'the code its measurements name'),
     'links': ('words', 'the earlier chapters whose compiled code its '
               'programs link (ch5 for build/ch5.o)'),
     'common': ('words', 'C files, without .c, compiled once and linked '
@@ -65,8 +68,8 @@ FIELDS = {
                  'on smaller GPUs (emulated-chN.csv)'),
     'may_spill': ('words', 'kernel entries that may spill when built for '
                   'a GPU other than the book\'s'),
-    'spills': ('words', 'kernel entries that spill on purpose; no other '
-               'may spill'),
+    'spills': ('words', 'kernel entries that spill on purpose, or functions '
+               'as ptxas names them without spaces; no other may spill'),
     'sweep': ('runs', 'a program that tries many configurations and its '
               'arguments (sweep-chN.csv)'),
     'micro': ('words', 'a program outside the harness that measures an '

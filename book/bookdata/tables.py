@@ -524,6 +524,11 @@ def validation(n, res, part='validation'):
             shapes_bad.append(sh)
     st.key('failed', len(shapes_bad))
     st.key('failed_list', ', '.join(shape(x) for x in shapes_bad) or 'none')
+    # The same as words a sentence can hold, whatever the draw found
+    st.key('failed_said', 'the check failed at %s, in %s' % (
+        ', '.join(shape(x) for x in shapes_bad),
+        'the entries of ' + '/'.join(sorted({tex(r['precision']).upper() for r in bad})))
+        if bad else 'every check passed')
     if bad:
         r = bad[0]
         u = {'tf32': 2.0 ** -11, 'bf16': 2.0 ** -8}.get(r['precision'], 0.0)

@@ -1,0 +1,252 @@
+/* libverify: the library (build/lib/libsgemmbook.so) on a GPU, as a
+   program that links it sees it.  For each shape given as MxNxK, in
+   each precision, with alpha = 1, beta = 0 and unpadded rows, then with
+   alpha = -1.5, beta = 0.5 and rows padded by 3: C against a float64
+   product of the same inputs (BF16: of the inputs rounded to BF16),
+   the error ||C - R||_F / || |A||B| ||_F at most 4u + tau(K) (the
+   harness's bound, against the product of the absolute values so
+   that a sum that cancels is not held to a bound it cannot meet), no
+   NaN, and C's padding untouched.  Then two host threads, each with
+   its own handle on its own stream, run every precision at two shapes
+   at once, and each checks its results.
+
+     libverify [--one-thread] [--ampere] [--sms N --smem-limit B] MxNxK...
+                               (--ampere: the kernels of Ampere, whose
+                               FP32, TF32 and BF16 are verified and whose
+                               3xTF32 must say SGEMMBOOK_NOT_SUPPORTED;
+                               --sms, --smem-limit: plan as for a GPU
+                               of N SMs and B bytes of shared memory a
+                               block, sgemmbook_set_limits)
+                               exit 0: all correct, 1: a check failed,
+                               2: bad arguments, 3: no GPU it runs on */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime.h>
+#include "sgemmbook.h"
+
+#define CUDA(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
+    fprintf(stderr, "libverify: %s: %s\n", #call, cudaGetErrorString(e_)); exit(1); } } while (0)
+
+static const char *names[] = { "fp32", "tf32", "3xtf32", "bf16" };
+static const double unit[] = { 0.0, 0x1p-11, 0.0, 0x1p-8 };
+
+static int ampere, sms;
+static long smem;
+
+struct job {
+    int m, n, k, pad, p, ok;
+    float alpha, beta;
+    cudaStream_t stream;
+    sgemmbook_handle h;
+    char said[200];
+};
+
+static unsigned short to_bf16(float x)
+{
+    unsigned u;
+    memcpy(&u, &x, 4);
+    return (unsigned short)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+}
+
+static float from_bf16(unsigned short b)
+{
+    unsigned u = (unsigned)b << 16;
+    float x;
+    memcpy(&x, &u, 4);
+    return x;
+}
+
+/* One product, checked; what it found goes to j->said and j->ok. */
+static void run(struct job *j)
+{
+    int m = j->m, n = j->n, k = j->k, lda = k + j->pad, ldb = n + j->pad,
+        ldc = n + j->pad, bf16 = j->p == SGEMMBOOK_BF16, size = bf16 ? 2 : 4;
+    size_t na = (size_t)m * lda + 1, nb = (size_t)k * ldb + 1, nc = (size_t)m * ldc + 1;
+    float *a = malloc(na * 4), *b = malloc(nb * 4), *c = malloc(nc * 4), *c0 = malloc(nc * 4);
+    unsigned short *a16 = malloc(na * 2), *b16 = malloc(nb * 2);
+    void *da, *db;
+    float *dc;
+    size_t i;
+    if (!a || !b || !c || !c0 || !a16 || !b16) {
+        fprintf(stderr, "libverify: out of host memory\n");
+        exit(1);
+    }
+    unsigned seed = (unsigned)(m * 7919 + n * 104729 + k * 31 + j->p);
+    for (i = 0; i < na; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        a[i] = (float)(seed >> 8) / (1 << 23) - 1.0f;
+        a16[i] = to_bf16(a[i]);
+        if (bf16)
+            a[i] = from_bf16(a16[i]);
+    }
+    for (i = 0; i < nb; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        b[i] = (float)(seed >> 8) / (1 << 23) - 1.0f;
+        b16[i] = to_bf16(b[i]);
+        if (bf16)
+            b[i] = from_bf16(b16[i]);
+    }
+    for (i = 0; i < nc; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        c0[i] = (float)(seed >> 8) / (1 << 23) - 1.0f;
+    }
+    CUDA(cudaMalloc(&da, na * size));
+    CUDA(cudaMalloc(&db, nb * size));
+    CUDA(cudaMalloc((void **)&dc, nc * 4));
+    CUDA(cudaMemcpyAsync(da, bf16 ? (void *)a16 : (void *)a, na * size, cudaMemcpyHostToDevice, j->stream));
+    CUDA(cudaMemcpyAsync(db, bf16 ? (void *)b16 : (void *)b, nb * size, cudaMemcpyHostToDevice, j->stream));
+    CUDA(cudaMemcpyAsync(dc, c0, nc * 4, cudaMemcpyHostToDevice, j->stream));
+    sgemmbook_status s = sgemmbook_gemm(j->h, (sgemmbook_precision)j->p, m, n, k, j->alpha,
+                                        da, lda, db, ldb, j->beta, dc, ldc);
+    CUDA(cudaMemcpyAsync(c, dc, nc * 4, cudaMemcpyDeviceToHost, j->stream));
+    CUDA(cudaStreamSynchronize(j->stream));
+    double num = 0, den = 0, tau = fmax(64.0, 16.0 * sqrt((double)k)) * 0x1p-24;
+    int nan = 0, padding = 0;
+    for (int r = 0; r < m; r++)
+        for (int q = 0; q < ldc; q++) {
+            size_t at = (size_t)r * ldc + q;
+            if (q >= n) {
+                padding += memcmp(&c[at], &c0[at], 4) != 0;
+                continue;
+            }
+            double ref = 0, abs_ = 0;
+            for (int e = 0; e < k; e++) {
+                double x = (double)a[(size_t)r * lda + e] * b[(size_t)e * ldb + q];
+                ref += x;
+                abs_ += fabs(x);
+            }
+            ref = j->alpha * ref + j->beta * (double)c0[at];
+            abs_ = fabs(j->alpha) * abs_ + fabs(j->beta * (double)c0[at]);
+            nan += c[at] != c[at];
+            num += (c[at] - ref) * (c[at] - ref);
+            den += abs_ * abs_;
+        }
+    padding += memcmp(&c[nc - 1], &c0[nc - 1], 4) != 0;   /* past the end */
+    double err = den > 0 ? sqrt(num / den) : sqrt(num), bound = 4 * unit[j->p] + tau;
+    j->ok = s == SGEMMBOOK_SUCCESS && !nan && !padding && err <= bound;
+    if (ampere && j->p == SGEMMBOOK_3XTF32)    /* not there: said, C untouched */
+        j->ok = s == SGEMMBOOK_NOT_SUPPORTED && memcmp(c, c0, nc * 4) == 0;
+    snprintf(j->said, sizeof j->said, "%s %dx%dx%d alpha %g beta %g pad %d: %s, error %.1e "
+             "(bound %.1e)%s%s", names[j->p], m, n, k, j->alpha, j->beta, j->pad,
+             sgemmbook_status_string(s), err, bound, nan ? ", NaN" : "",
+             padding ? ", C's padding written" : "");
+    CUDA(cudaFree(da));
+    CUDA(cudaFree(db));
+    CUDA(cudaFree(dc));
+    free(a), free(b), free(c), free(c0), free(a16), free(b16);
+}
+
+static void *thread_main(void *arg)          /* one handle, one stream */
+{
+    struct job *js = arg;
+    sgemmbook_handle h;
+    cudaStream_t st;
+    if (sgemmbook_create(&h) != SGEMMBOOK_SUCCESS) {
+        js[0].ok = 0;
+        snprintf(js[0].said, sizeof js[0].said, "a thread's handle");
+        return NULL;
+    }
+    CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    sgemmbook_set_stream(h, st);
+    if (ampere)
+        sgemmbook_set_kernels(h, SGEMMBOOK_KERNELS_AMPERE);
+    sgemmbook_set_limits(h, sms, smem);
+    for (int r = 0; r < 3; r++)
+        for (struct job *j = js; j->m; j++) {
+            j->h = h;
+            j->stream = st;
+            run(j);
+            if (!j->ok)
+                break;
+        }
+    CUDA(cudaStreamDestroy(st));
+    sgemmbook_destroy(h);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int passed = 0, failed = 0, first = 1, threads = 1;
+    for (; first < argc && argv[first][0] == '-'; first++) {
+        if (strcmp(argv[first], "--one-thread") == 0)
+            threads = 0;
+        else if (strcmp(argv[first], "--ampere") == 0)
+            ampere = 1;
+        else if (strcmp(argv[first], "--sms") == 0 && first + 1 < argc && atoi(argv[first + 1]) > 0)
+            sms = atoi(argv[++first]);
+        else if (strcmp(argv[first], "--smem-limit") == 0 && first + 1 < argc && atol(argv[first + 1]) > 0)
+            smem = atol(argv[++first]);
+        else {
+            fprintf(stderr, "libverify: %s: not an option (--one-thread, --ampere, --sms N, "
+                    "--smem-limit B)\n", argv[first]);
+            return 2;
+        }
+    }
+    sgemmbook_handle h;
+    sgemmbook_status s = sgemmbook_create(&h);
+    if (s == SGEMMBOOK_NO_DEVICE || s == SGEMMBOOK_NOT_SUPPORTED) {
+        fprintf(stderr, "libverify: %s\n", sgemmbook_status_string(s));
+        return 3;
+    }
+    if (s != SGEMMBOOK_SUCCESS) {
+        fprintf(stderr, "libverify: sgemmbook_create: %s\n", sgemmbook_status_string(s));
+        return 1;
+    }
+    if (ampere)
+        sgemmbook_set_kernels(h, SGEMMBOOK_KERNELS_AMPERE);
+    if (sgemmbook_set_limits(h, sms, smem) != SGEMMBOOK_SUCCESS) {
+        fprintf(stderr, "libverify: sgemmbook_set_limits refused %d SMs, %ld bytes\n", sms, smem);
+        return 1;
+    }
+    for (int i = first; i < argc; i++) {
+        int m, n, k;
+        char end;
+        if (sscanf(argv[i], "%dx%dx%d%c", &m, &n, &k, &end) != 3 || m < 1 || n < 1 || k < 1
+            || (double)m * n * k > 4e9) {
+            fprintf(stderr, "libverify: %s: not MxNxK (each at least 1, their product at most 4e9)\n",
+                    argv[i]);
+            return 2;
+        }
+        for (int p = 0; p < 4; p++)
+            for (int v = 0; v < 2; v++) {
+                struct job j = { m, n, k, v ? 3 : 0, p, 0, v ? -1.5f : 1.0f,
+                                 v ? 0.5f : 0.0f, 0, h, "" };
+                run(&j);
+                if (j.ok) passed++; else failed++;
+                printf("%s - %s\n", j.ok ? "ok" : "FAIL", j.said);
+            }
+    }
+    sgemmbook_destroy(h);
+    if (!threads) {
+        printf("%d passed, %d failed\n", passed, failed);
+        return failed != 0;
+    }
+    /* two threads at once, each its own handle and stream */
+    struct job js[2][9];
+    memset(js, 0, sizeof js);
+    for (int t = 0; t < 2; t++)
+        for (int p = 0; p < 4; p++)
+            for (int v = 0; v < 2; v++) {
+                struct job *j = &js[t][2 * p + v];
+                j->m = t ? 257 : 130, j->n = t ? 255 : 259, j->k = t ? 513 : 131;
+                j->pad = v, j->p = p, j->alpha = v ? 2.0f : 1.0f, j->beta = v ? -1.0f : 0.0f;
+            }
+    pthread_t th[2];
+    for (int t = 0; t < 2; t++)
+        if (pthread_create(&th[t], NULL, thread_main, js[t]) != 0) {
+            fprintf(stderr, "libverify: pthread_create failed\n");
+            return 1;
+        }
+    for (int t = 0; t < 2; t++)
+        pthread_join(th[t], NULL);
+    for (int t = 0; t < 2; t++)
+        for (struct job *j = js[t]; j->m; j++) {
+            if (j->ok) passed++; else failed++;
+            printf("%s - thread %d, three times: %s\n", j->ok ? "ok" : "FAIL", t, j->said);
+        }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}
