@@ -3,9 +3,10 @@
    each precision, with alpha = 1, beta = 0 and unpadded rows, then with
    alpha = -1.5, beta = 0.5 and rows padded by 3: C against a float64
    product of the same inputs (BF16: of the inputs rounded to BF16),
-   the error ||C - R||_F / || |A||B| ||_F at most 4u + tau(K) (the
-   harness's bound, against the product of the absolute values so
-   that a sum that cancels is not held to a bound it cannot meet), no
+   the error ||C - R||_F / || |A||B| ||_F at most the harness's bound,
+   tolerance() of harness.h (taken against the product of the absolute
+   values, so that a sum that cancels is not held to a bound it cannot
+   meet), no
    NaN, and C's padding untouched.  Then two host threads, each with
    its own handle on its own stream, run every precision at two shapes
    at once, and each checks its results.
@@ -25,13 +26,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime.h>
+#include "harness.h"
 #include "sgemmbook.h"
 
 #define CUDA(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
     fprintf(stderr, "libverify: %s: %s\n", #call, cudaGetErrorString(e_)); exit(1); } } while (0)
 
 static const char *names[] = { "fp32", "tf32", "3xtf32", "bf16" };
-static const double unit[] = { 0.0, 0x1p-11, 0.0, 0x1p-8 };
+/* the harness's precision of each of the library's */
+static const enum precision book_precision[] = { FP32, TF32, FP32_3XTF32, BF16 };
 
 static int ampere, sms;
 static long smem;
@@ -103,7 +106,7 @@ static void run(struct job *j)
                                         da, lda, db, ldb, j->beta, dc, ldc);
     CUDA(cudaMemcpyAsync(c, dc, nc * 4, cudaMemcpyDeviceToHost, j->stream));
     CUDA(cudaStreamSynchronize(j->stream));
-    double num = 0, den = 0, tau = fmax(64.0, 16.0 * sqrt((double)k)) * 0x1p-24;
+    double num = 0, den = 0;
     int nan = 0, padding = 0;
     for (int r = 0; r < m; r++)
         for (int q = 0; q < ldc; q++) {
@@ -125,7 +128,7 @@ static void run(struct job *j)
             den += abs_ * abs_;
         }
     padding += memcmp(&c[nc - 1], &c0[nc - 1], 4) != 0;   /* past the end */
-    double err = den > 0 ? sqrt(num / den) : sqrt(num), bound = 4 * unit[j->p] + tau;
+    double err = den > 0 ? sqrt(num / den) : sqrt(num), bound = tolerance(book_precision[j->p], k);
     j->ok = s == SGEMMBOOK_SUCCESS && !nan && !padding && err <= bound;
     if (ampere && j->p == SGEMMBOOK_3XTF32)    /* not there: said, C untouched */
         j->ok = s == SGEMMBOOK_NOT_SUPPORTED && memcmp(c, c0, nc * 4) == 0;
