@@ -322,6 +322,9 @@ $(1): build/$(1).o $(call link_objs,$(ch$(2).micro_links)) \
 endef
 $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).micro),\
   $(eval $(call micro_rules,$(p),$(n)))))
+# Chapter 14's microbenchmark times the library, which it links as a
+# reader's program does (appendix: chapter 14's dispatchers as a library).
+libspeed: build/lib/libsgemmbook.a
 
 # A lab: make labN writes lab/chN.cu once (never over a file that
 # exists): chapter N's program with the body of its lab kernel left for the

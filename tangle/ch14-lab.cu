@@ -466,27 +466,30 @@ direct_gemm(const __grid_constant__ struct direct_maps maps, int m, int n,
     }
 }
 static float *split_partials;
-static int *split_flags, split_epoch;
+static int *split_flags, split_epoch, split_sms;   /* room for split_sms SMs */
+
+static void split_release(void)
+{
+    if (split_partials)
+        CUDA_CHECK(cudaFree(split_partials));
+    if (split_flags)
+        CUDA_CHECK(cudaFree(split_flags));
+    split_partials = NULL;
+    split_flags = NULL;
+    split_sms = 0;
+}
 
 static void split_reserve(void)
 {
     int sms = sm_count();
-    if (split_partials)
+    if (sms <= split_sms)
         return;
+    split_release();
     CUDA_CHECK(cudaMalloc((void **)&split_partials,
                           (size_t)sms * 256 * 128 * sizeof(float)));
     CUDA_CHECK(cudaMalloc((void **)&split_flags, sms * sizeof(int)));
     CUDA_CHECK(cudaMemset(split_flags, 0, sms * sizeof(int)));
-}
-
-static void split_release(void)
-{
-    if (split_partials) {
-        CUDA_CHECK(cudaFree(split_partials));
-        CUDA_CHECK(cudaFree(split_flags));
-    }
-    split_partials = NULL;
-    split_flags = NULL;
+    split_sms = sms;
 }
 
 template <int KIND, int TN, typename T>
@@ -604,6 +607,8 @@ static void pad_reserve(int m, int n, int k)
     if (len > pad_len) {
         if (pad_buf)
             CUDA_CHECK(cudaFree(pad_buf));
+        pad_buf = NULL;           /* nothing held if the allocation fails */
+        pad_len = 0;
         CUDA_CHECK(cudaMalloc((void **)&pad_buf, len));
         pad_len = len;
     }
@@ -616,8 +621,7 @@ static gemm_fn *swept(const char *function)
     for (int i = 0; i < ch9sweep_program.nkernels; i++)
         if (strcmp(ch9sweep_program.kernels[i].function, function) == 0)
             return ch9sweep_program.kernels[i].run;
-    fprintf(stderr, "ch14: chapter 9's sweep has no %s\n", function);
-    exit(3);
+    cannot_run("chapter 9's sweep has no %s", function);
 }
 void gemm_reserve(int m, int n, int k, const struct operands *set)
 {
@@ -646,12 +650,10 @@ static struct kernel_use use_of(F *kernel, const struct gpu_limits *g)
         int per_sm = 0;
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
                                                                  t, 0));
-        if (per_sm != resident(u, t, g)) {
-            fprintf(stderr, "ch14: the runtime holds %d blocks of %d threads "
-                    "of a thin kernel an SM, the plan counts %d\n", per_sm, t,
-                    resident(u, t, g));
-            exit(3);
-        }
+        if (per_sm != resident(u, t, g))
+            cannot_run("the runtime holds %d blocks of %d threads of a thin "
+                       "kernel an SM, the plan counts %d", per_sm, t,
+                       resident(u, t, g));
     }
     return u;
 }
@@ -674,11 +676,9 @@ static struct gpu_limits limits_here(void)
     static struct gpu_limits each[DEVICES];  /* each device's, once */
     int dev;
     CUDA_CHECK(cudaGetDevice(&dev));
-    if (dev >= DEVICES) {
-        fprintf(stderr, "ch14: device %d: the program keeps the limits of %d\n",
-                dev, DEVICES);
-        exit(3);
-    }
+    if (dev >= DEVICES)
+        cannot_run("device %d: the program keeps the limits of %d",
+                   dev, DEVICES);
     struct gpu_limits &g = each[dev];
     if (!g.threads_per_sm) {
         int major;
@@ -786,8 +786,7 @@ static void run_plan(const struct gemm_plan *p, int m, int n, int k, float alpha
         }
         break;
     case PLAN_NONE:
-        fprintf(stderr, "ch14: %s\n", said);
-        exit(3);
+        cannot_run("%s", said);
     }
     chose("%s", said);
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,6 @@ static void check_cublas(cublasStatus_t s, const char *call, int line)
 static int bad(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-#include <stdarg.h>
 static int bad(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
@@ -757,6 +757,16 @@ void chose(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(choice, sizeof choice, fmt, ap);
     va_end(ap);
+}
+void cannot_run(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", progname);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(EXIT_CUDA);
 }
 static double now_ms(void);
 

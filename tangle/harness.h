@@ -106,6 +106,8 @@ void check_cuda(cudaError_t e, const char *call,
 int sm_count(void);
 size_t smem_limit(void);
 void chose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cannot_run(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@ namespace {
 struct cuda_failure {
     cudaError_t error;
 };
+struct cannot_run_here {};
 }
 
 void check_cuda(cudaError_t e, const char *call, const char *file, int line)
@@ -43,6 +44,12 @@ size_t smem_limit(void)
 void chose(const char *fmt, ...)
 {
     (void)fmt;
+}
+
+void cannot_run(const char *fmt, ...)
+{
+    (void)fmt;
+    throw cannot_run_here{};
 }
 
 void cublas_sgemm(int m, int n, int k, float alpha, const float *a, int lda,
@@ -238,6 +245,8 @@ API sgemmbook_status sgemmbook_gemm(sgemmbook_handle h,
     } catch (const cuda_failure &f) {
         s = status_of(f.error);
         cudaGetLastError();
+    } catch (const cannot_run_here &) {
+        s = SGEMMBOOK_NOT_SUPPORTED;
     } catch (const std::bad_alloc &) {
         s = SGEMMBOOK_ALLOC_FAILED;
     } catch (...) {             /* nothing thrown crosses into C */

@@ -6,8 +6,10 @@
    the error ||C - R||_F / || |A||B| ||_F at most the harness's bound,
    tolerance() of harness.h (taken against the product of the absolute
    values, so that a sum that cancels is not held to a bound it cannot
-   meet), no
-   NaN, and C's padding untouched.  Then two host threads, each with
+   meet), no NaN, and C's padding untouched.  First, a handle that
+   plans for 4 SMs runs each shape in each precision, so that the
+   buffers the dispatchers keep must grow for the plans of every SM
+   that follow.  Then two host threads, each with
    its own handle on its own stream, run every precision at two shapes
    at once, and each checks its results.
 
@@ -204,15 +206,38 @@ int main(int argc, char **argv)
         fprintf(stderr, "libverify: sgemmbook_set_limits refused %d SMs, %ld bytes\n", sms, smem);
         return 1;
     }
+    int shape[64][3], shapes = 0;
     for (int i = first; i < argc; i++) {
-        int m, n, k;
+        int *d = shape[shapes];
         char end;
-        if (sscanf(argv[i], "%dx%dx%d%c", &m, &n, &k, &end) != 3 || m < 1 || n < 1 || k < 1
-            || (double)m * n * k > 4e9) {
-            fprintf(stderr, "libverify: %s: not MxNxK (each at least 1, their product at most 4e9)\n",
-                    argv[i]);
+        if (shapes == 64 || sscanf(argv[i], "%dx%dx%d%c", &d[0], &d[1], &d[2], &end) != 3
+            || d[0] < 1 || d[1] < 1 || d[2] < 1 || (double)d[0] * d[1] * d[2] > 4e9) {
+            fprintf(stderr, "libverify: %s: not MxNxK (each at least 1, their product at "
+                    "most 4e9, 64 shapes at most)\n", argv[i]);
             return 2;
         }
+        shapes++;
+    }
+    /* a handle of 4 SMs first: its plans reserve the least */
+    sgemmbook_handle few;
+    if (sgemmbook_create(&few) != SGEMMBOOK_SUCCESS
+        || sgemmbook_set_limits(few, 4, smem) != SGEMMBOOK_SUCCESS) {
+        fprintf(stderr, "libverify: a handle of 4 SMs was refused\n");
+        return 1;
+    }
+    if (ampere)
+        sgemmbook_set_kernels(few, SGEMMBOOK_KERNELS_AMPERE);
+    for (int i = 0; i < shapes; i++)
+        for (int p = 0; p < 4; p++) {
+            struct job j = { shape[i][0], shape[i][1], shape[i][2], 0, p, 0, 1.0f,
+                             0.0f, 0, few, "" };
+            run(&j);
+            if (j.ok) passed++; else failed++;
+            printf("%s - %s, planned for 4 SMs\n", j.ok ? "ok" : "FAIL", j.said);
+        }
+    sgemmbook_destroy(few);
+    for (int i = 0; i < shapes; i++) {
+        int m = shape[i][0], n = shape[i][1], k = shape[i][2];
         for (int p = 0; p < 4; p++)
             for (int v = 0; v < 2; v++) {
                 struct job j = { m, n, k, v ? 3 : 0, p, 0, v ? -1.5f : 1.0f,

@@ -1,7 +1,8 @@
 """What ties a measurement to the code it measured.
 
 hash(n): the hash of chapter n's code: its tangled files (its other
-roots, its code chN.cu, its microbenchmark's source) and those of the
+roots, its code chN.cu, its microbenchmark's source and, with a
+microbenchmark, the library's files it tangles) and those of the
 earlier chapters its programs link (fields links, then micro_links, each
 chapter's files in turn, a file met twice read twice), in that order;
 no build is needed.  hash(n, answers=True): the same files followed by
@@ -27,10 +28,15 @@ def _own_files(m):
 def files(n, root=ROOT):
     m = manifest.load(n, root)
     out = _own_files(m) + ['tangle/%s.cu' % p for p in m.words('micro')]
+    # a microbenchmark may time the library, which the chapter tangles
+    if m.words('micro'):
+        out += ['tangle/' + f for f in m.words('library')]
     for o in m.words('links') + m.words('micro_links'):
         out += _own_files(manifest.load(int(o[2:]) if o.startswith('ch')
                                         else int(o), root))
     return out
+
+
 
 
 def hash(n, with_answers=False, root=ROOT):
