@@ -8,7 +8,7 @@ slide_idea := One entry point per precision, for any $M$, $N$, $K$, leading dime
     | A thin product streams the larger operand when $M$ or $N$ is small; TF32, and BF16 where it pays, read $A$ and $B$ as they lie, $B^T$ through registers; the last wave's tiles are split in $K$ and joined by each tile's first block \
     | Over {{ch14.suite.shapes}} public shapes, FP32 at {{ch14.suite.fp32.geomean_pct}}\%, TF32 at {{ch14.suite.tf32.geomean_pct}}\%, BF16 at {{ch14.suite.bf16.geomean_pct}}\% of cuBLAS (geometric means)
 programs := ch14
-budget := 1990
+budget := 2030
 spills := fp32-thin thin_rows<float,0,16>
 roots := ch14.h wgmma.h plan14.h
 library := sgemmbook.h sgemmbook-check.h sgemmbook.cu
@@ -221,41 +221,11 @@ verdict.ch14_bound_cublas := ch14.bound.fp32.cublas_met + ch14.bound.tf32.cublas
     + ch14.bound.bf16.cublas_met + ch14.bound.3xtf32.cublas_met ; 4 * ch14.bound.shapes ; inf ; 0
 verdict.ch14_thin_fp32 := ch14.suite.fp32.1x4096x14336.gbs ; 0.9 * 1000 * ceil.copy_tbs ; inf ; \
     ch14.suite.fp32.1x4096x14336.gbs * ch14.suite.fp32.1x4096x14336.spread_pct / 100
-model.ch14_lib_fp32_4096 := 100 * ch14.micro.hopper_fp32_4096.tflops / ch14.micro.hopper_fp32_4096_cublas.tflops | %.0f
-model.ch14_lib_fp32_8192 := 100 * ch14.micro.hopper_fp32_8192.tflops / ch14.micro.hopper_fp32_8192_cublas.tflops | %.0f
-model.ch14_lib_tf32_4096 := 100 * ch14.micro.hopper_tf32_4096.tflops / ch14.micro.hopper_tf32_4096_cublas.tflops | %.0f
-model.ch14_lib_tf32_8192 := 100 * ch14.micro.hopper_tf32_8192.tflops / ch14.micro.hopper_tf32_8192_cublas.tflops | %.0f
-model.ch14_lib_3xtf32_4096 := 100 * ch14.micro.hopper_3xtf32_4096.tflops / ch14.micro.hopper_3xtf32_4096_cublas.tflops | %.0f
-model.ch14_lib_3xtf32_8192 := 100 * ch14.micro.hopper_3xtf32_8192.tflops / ch14.micro.hopper_3xtf32_8192_cublas.tflops | %.0f
-model.ch14_lib_bf16_4096 := 100 * ch14.micro.hopper_bf16_4096.tflops / ch14.micro.hopper_bf16_4096_cublas.tflops | %.0f
-model.ch14_lib_bf16_8192 := 100 * ch14.micro.hopper_bf16_8192.tflops / ch14.micro.hopper_bf16_8192_cublas.tflops | %.0f
-model.ch14_libamp_fp32_4096 := 100 * ch14.micro.ampere_fp32_4096.tflops / ch14.micro.ampere_fp32_4096_cublas.tflops | %.0f
-model.ch14_libamp_fp32_8192 := 100 * ch14.micro.ampere_fp32_8192.tflops / ch14.micro.ampere_fp32_8192_cublas.tflops | %.0f
-model.ch14_libamp_tf32_4096 := 100 * ch14.micro.ampere_tf32_4096.tflops / ch14.micro.ampere_tf32_4096_cublas.tflops | %.0f
-model.ch14_libamp_tf32_8192 := 100 * ch14.micro.ampere_tf32_8192.tflops / ch14.micro.ampere_tf32_8192_cublas.tflops | %.0f
-model.ch14_libamp_bf16_4096 := 100 * ch14.micro.ampere_bf16_4096.tflops / ch14.micro.ampere_bf16_4096_cublas.tflops | %.0f
-model.ch14_libamp_bf16_8192 := 100 * ch14.micro.ampere_bf16_8192.tflops / ch14.micro.ampere_bf16_8192_cublas.tflops | %.0f
-model.ch14_liba100_fp32_4096 := 100 * ch14.micro.a100_fp32_4096.tflops / ch14.micro.a100_fp32_4096_cublas.tflops | %.0f
-model.ch14_liba100_fp32_8192 := 100 * ch14.micro.a100_fp32_8192.tflops / ch14.micro.a100_fp32_8192_cublas.tflops | %.0f
-model.ch14_liba100_tf32_4096 := 100 * ch14.micro.a100_tf32_4096.tflops / ch14.micro.a100_tf32_4096_cublas.tflops | %.0f
-model.ch14_liba100_tf32_8192 := 100 * ch14.micro.a100_tf32_8192.tflops / ch14.micro.a100_tf32_8192_cublas.tflops | %.0f
-model.ch14_liba100_bf16_4096 := 100 * ch14.micro.a100_bf16_4096.tflops / ch14.micro.a100_bf16_4096_cublas.tflops | %.0f
-model.ch14_liba100_bf16_8192 := 100 * ch14.micro.a100_bf16_8192.tflops / ch14.micro.a100_bf16_8192_cublas.tflops | %.0f
-model.ch14_lib3090_fp32_4096 := 100 * ch14.micro.rtx3090_fp32_4096.tflops / ch14.micro.rtx3090_fp32_4096_cublas.tflops | %.0f
-model.ch14_lib3090_fp32_8192 := 100 * ch14.micro.rtx3090_fp32_8192.tflops / ch14.micro.rtx3090_fp32_8192_cublas.tflops | %.0f
-model.ch14_lib3090_tf32_4096 := 100 * ch14.micro.rtx3090_tf32_4096.tflops / ch14.micro.rtx3090_tf32_4096_cublas.tflops | %.0f
-model.ch14_lib3090_tf32_8192 := 100 * ch14.micro.rtx3090_tf32_8192.tflops / ch14.micro.rtx3090_tf32_8192_cublas.tflops | %.0f
-model.ch14_lib3090_bf16_4096 := 100 * ch14.micro.rtx3090_bf16_4096.tflops / ch14.micro.rtx3090_bf16_4096_cublas.tflops | %.0f
-model.ch14_lib3090_bf16_8192 := 100 * ch14.micro.rtx3090_bf16_8192.tflops / ch14.micro.rtx3090_bf16_8192_cublas.tflops | %.0f
-model.ch14_lib_fp32_ch14 := ch14.fp32.4096.pct_cublas | %.0f
-compare.ch14_lib_fp32 := ch14.micro.hopper_fp32_4096.tflops ; ch14.fp32.4096.tflops ; \
-    ch14.micro.hopper_fp32_4096.spread_pct ; ch14.fp32.4096.spread_pct
-model.ch14_lib_tf32_ch14 := ch14.tf32.4096.pct_cublas | %.0f
-compare.ch14_lib_tf32 := ch14.micro.hopper_tf32_4096.tflops ; ch14.tf32.4096.tflops ; \
-    ch14.micro.hopper_tf32_4096.spread_pct ; ch14.tf32.4096.spread_pct
-model.ch14_lib_3xtf32_ch14 := ch14.3xtf32.4096.pct_cublas | %.0f
-compare.ch14_lib_3xtf32 := ch14.micro.hopper_3xtf32_4096.tflops ; ch14.3xtf32.4096.tflops ; \
-    ch14.micro.hopper_3xtf32_4096.spread_pct ; ch14.3xtf32.4096.spread_pct
-model.ch14_lib_bf16_ch14 := ch14.bf16.4096.pct_cublas | %.0f
-compare.ch14_lib_bf16 := ch14.micro.hopper_bf16_4096.tflops ; ch14.bf16.4096.tflops ; \
-    ch14.micro.hopper_bf16_4096.spread_pct ; ch14.bf16.4096.spread_pct
+compare.ch14_lib_fp32 := ch14.micro.hopper_fp32_4096.pct_cublas ; ch14.fp32.4096.pct_cublas ; \
+    ch14.micro.hopper_fp32_4096.spread_pct ; ch14.fp32.4096.spread_pct | above / below
+compare.ch14_lib_tf32 := ch14.micro.hopper_tf32_4096.pct_cublas ; ch14.tf32.4096.pct_cublas ; \
+    ch14.micro.hopper_tf32_4096.spread_pct ; ch14.tf32.4096.spread_pct | above / below
+compare.ch14_lib_3xtf32 := ch14.micro.hopper_3xtf32_4096.pct_cublas ; ch14.3xtf32.4096.pct_cublas ; \
+    ch14.micro.hopper_3xtf32_4096.spread_pct ; ch14.3xtf32.4096.spread_pct | above / below
+compare.ch14_lib_bf16 := ch14.micro.hopper_bf16_4096.pct_cublas ; ch14.bf16.4096.pct_cublas ; \
+    ch14.micro.hopper_bf16_4096.spread_pct ; ch14.bf16.4096.spread_pct | above / below

@@ -1,7 +1,8 @@
 /* libspeed.cu: the library's speed at 4096^3 and 8192^3 beside cuBLAS
    of the same precision in the same process (chapter 14's
-   microbenchmark).  libspeed [--csv]; exit 0: every check passed,
-   1: one failed, 2: bad arguments, 3: no GPU it can measure. */
+   microbenchmark).  libspeed [--csv] [--list] [--parse-only]; exit 0:
+   every check passed, 1: one failed or a call failed, 2: bad
+   arguments, 3: no GPU it can measure. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 #include "sgemmbook.h"
 
 #define FAIL_IF(bad, what, said) do { if (bad) { fprintf(stderr, \
-    "libspeed: %s: %s\n", what, said); exit(3); } } while (0)
+    "libspeed: %s: %s\n", what, said); exit(1); } } while (0)
 #define CUDA(call) do { cudaError_t e_ = (call); \
     FAIL_IF(e_ != cudaSuccess, #call, cudaGetErrorString(e_)); } while (0)
 #define BLAS(call) do { cublasStatus_t s_ = (call); \
@@ -20,10 +21,10 @@
 #define BOOK(call) do { sgemmbook_status s_ = (call); \
     FAIL_IF(s_ != SGEMMBOOK_SUCCESS, #call, sgemmbook_status_string(s_)); } while (0)
 
-enum { REPS = 15 };
+enum { REPS = 17, MAX_SETS = 8 };
 static int csv;
-static const char *const precision_word[] = { "fp32", "tf32", "3xtf32", "bf16" };
 static char gpu_name[256];
+static const char *const precision_word[] = { "fp32", "tf32", "3xtf32", "bf16" };
 
 static const char *from_env(const char *name, const char *none)
 {
@@ -41,8 +42,9 @@ static const char *from_env(const char *name, const char *none)
     X(ms_q3, "%.4f", q[2])                /* third quartile */             \
     X(tflops, "%.2f", flops / (q[1] * 1e9)) /* the product's rate */       \
     X(gbs, "%.2f", bytes / (q[1] * 1e6))  /* A, B and C once / time */     \
+    X(pct_cublas, "%.2f", pct)            /* of cuBLAS's median, or 100 */ \
     X(runs, "%d", REPS)                   /* timed runs in this process */ \
-    X(check, "%s", check)                 /* ok or FAIL */                 \
+    X(check, "%s", check)                 /* ok, FAIL or - */              \
     X(gpu, "%s", gpu_name)                /* the GPU's name */             \
     X(date, "%s", date)                   /* the day of the run, UTC */    \
     X(commit, "%s", from_env("BOOK_COMMIT", "unknown")) /* revision */     \
@@ -55,19 +57,26 @@ static int by_value(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+static double median_of(float *t)           /* sorts t */
+{
+    qsort(t, REPS, sizeof *t, by_value);
+    return t[REPS / 2];
+}
+
 static void print_speed(const char *name, const char *what, float *t,
-                      double flops, double bytes, const char *check)
+                        double flops, double bytes, double pct,
+                        const char *check)
 {
     double q[3];
     char date[16];
     const char *sep = "";
     time_t now = time(NULL);
-    qsort(t, REPS, sizeof *t, by_value);
+    median_of(t);
     for (int i = 0; i < 3; i++)             /* quartiles and median */
         q[i] = t[(REPS - 1) * (i + 1) / 4];
     if (!csv) {
-        printf("%-22s %9.4f ms %8.2f TFLOP/s  %-4s %s\n", name, q[1],
-               flops / (q[1] * 1e9), check, what);
+        printf("%-22s %9.4f ms %8.2f TFLOP/s %6.1f %%  %-4s %s\n", name,
+               q[1], flops / (q[1] * 1e9), pct, check, what);
         return;
     }
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
@@ -76,6 +85,11 @@ static void print_speed(const char *name, const char *what, float *t,
 #undef VALUE
     printf("\n");
 }
+struct operands_of {
+    int n, sets;
+    float *a[MAX_SETS], *b[MAX_SETS], *c[MAX_SETS], *ref;
+    __nv_bfloat16 *a16[MAX_SETS], *b16[MAX_SETS];
+};
 
 __global__ void round_to_bf16(const float *x, __nv_bfloat16 *y, size_t count)
 {
@@ -83,52 +97,107 @@ __global__ void round_to_bf16(const float *x, __nv_bfloat16 *y, size_t count)
          i += (size_t)gridDim.x * blockDim.x)
         y[i] = __float2bfloat16_rn(x[i]);
 }
-struct operands_of { const void *a, *b; float *c, *ref; int n; };
 
-static void cublas_product(cublasHandle_t blas, sgemmbook_precision p,
-                           const struct operands_of *o)
+static void make_operands(struct operands_of *o, int n)
 {
-    const float one = 1.0f, zero = 0.0f;
-    int n = o->n;     /* by columns: C^T = B^T A^T */
-    cudaDataType in = p == SGEMMBOOK_BF16 ? CUDA_R_16BF : CUDA_R_32F;
-    cublasComputeType_t how = p == SGEMMBOOK_TF32
-        ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
-    BLAS(cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, o->b,
-                      in, n, o->a, in, n, &zero, o->ref, CUDA_R_32F, n, how,
-                      CUBLAS_GEMM_DEFAULT));
+    int l2;
+    size_t count = (size_t)n * n;
+    CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+    o->n = n;
+    o->sets = (int)(3.0 * l2 / (count * 8.0)) + 1;    /* BF16's A, B; C */
+    o->sets = o->sets < 2 ? 2 : o->sets > MAX_SETS ? MAX_SETS : o->sets;
+    float *host = (float *)malloc(count * 4);
+    FAIL_IF(!host, "malloc", "out of host memory");
+    CUDA(cudaMalloc((void **)&o->ref, count * 4));
+    srand(14);
+    for (int s = 0; s < o->sets; s++) {
+        float **x[2] = { &o->a[s], &o->b[s] };
+        __nv_bfloat16 **y[2] = { &o->a16[s], &o->b16[s] };
+        CUDA(cudaMalloc((void **)&o->c[s], count * 4));
+        for (int m = 0; m < 2; m++) {
+            for (size_t i = 0; i < count; i++)
+                host[i] = 2.0f * rand() / RAND_MAX - 1.0f;
+            CUDA(cudaMalloc((void **)x[m], count * 4));
+            CUDA(cudaMalloc((void **)y[m], count * 2));
+            CUDA(cudaMemcpy(*x[m], host, count * 4, cudaMemcpyHostToDevice));
+            round_to_bf16<<<1024, 256>>>(*x[m], *y[m], count);
+            CUDA(cudaGetLastError());
+        }
+    }
+    free(host);
 }
 
-static int measure(sgemmbook_handle h, cublasHandle_t blas,
+static void free_operands(struct operands_of *o)
+{
+    for (int s = 0; s < o->sets; s++) {
+        CUDA(cudaFree(o->a[s]));
+        CUDA(cudaFree(o->b[s]));
+        CUDA(cudaFree(o->c[s]));
+        CUDA(cudaFree(o->a16[s]));
+        CUDA(cudaFree(o->b16[s]));
+    }
+    CUDA(cudaFree(o->ref));
+}
+static sgemmbook_status library_product(sgemmbook_handle h, sgemmbook_precision p,
+                                        const struct operands_of *o, int s, float *c)
+{
+    int n = o->n, bf16 = p == SGEMMBOOK_BF16;
+    return sgemmbook_gemm(h, p, n, n, n, 1.0f,
+                          bf16 ? (const void *)o->a16[s] : o->a[s], n,
+                          bf16 ? (const void *)o->b16[s] : o->b[s], n, 0.0f, c, n);
+}
+
+static void cublas_product(cublasHandle_t blas, sgemmbook_precision p,
+                           const struct operands_of *o, int s, float *c)
+{
+    const float one = 1.0f, zero = 0.0f;
+    int n = o->n, bf16 = p == SGEMMBOOK_BF16;
+    cudaDataType in = bf16 ? CUDA_R_16BF : CUDA_R_32F;
+    cublasComputeType_t how = p == SGEMMBOOK_TF32
+        ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+    /* cuBLAS stores by columns: row-major C = AB is C^T = B^T A^T */
+    BLAS(cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one,
+                      bf16 ? (const void *)o->b16[s] : o->b[s], in, n,
+                      bf16 ? (const void *)o->a16[s] : o->a[s], in, n,
+                      &zero, c, CUDA_R_32F, n, how, CUBLAS_GEMM_DEFAULT));
+}
+
+static int measure(sgemmbook_handle h, int ampere, cublasHandle_t blas,
                    sgemmbook_precision p, const struct operands_of *o,
                    const char *name, const char *what)
 {
     float tl[REPS], tb[REPS];
+    cudaEvent_t e[4 * REPS];
     int n = o->n;
-    sgemmbook_status s = sgemmbook_gemm(h, p, n, n, n, 1.0f, o->a, n, o->b, n,
-                                        0.0f, o->c, n);
-    if (s == SGEMMBOOK_NOT_SUPPORTED)
-        return 0;                           /* no row: not on these kernels */
+    sgemmbook_status s = library_product(h, p, o, 0, o->c[0]);
+    if (s == SGEMMBOOK_NOT_SUPPORTED && ampere && p == SGEMMBOOK_3XTF32)
+        return 0;                           /* no row: Ampere's lack it */
     FAIL_IF(s != SGEMMBOOK_SUCCESS, "sgemmbook_gemm", sgemmbook_status_string(s));
-    cublas_product(blas, p, o);             /* both warmed up */
-    cudaEvent_t e[2];
-    CUDA(cudaEventCreate(&e[0]));
-    CUDA(cudaEventCreate(&e[1]));
+    cublas_product(blas, p, o, 0, o->ref);  /* both warmed up */
+    for (int i = 0; i < 4 * REPS; i++)
+        CUDA(cudaEventCreate(&e[i]));
     for (int r = 0; r < REPS; r++) {
-        CUDA(cudaEventRecord(e[0], 0));
-        BOOK(sgemmbook_gemm(h, p, n, n, n, 1.0f, o->a, n, o->b, n, 0.0f, o->c, n));
-        CUDA(cudaEventRecord(e[1], 0));
-        CUDA(cudaEventSynchronize(e[1]));
-        CUDA(cudaEventElapsedTime(&tl[r], e[0], e[1]));
-        CUDA(cudaEventRecord(e[0], 0));
-        cublas_product(blas, p, o);
-        CUDA(cudaEventRecord(e[1], 0));
-        CUDA(cudaEventSynchronize(e[1]));
-        CUDA(cudaEventElapsedTime(&tb[r], e[0], e[1]));
+        int sl = 2 * r % o->sets, sb = (2 * r + 1) % o->sets;
+        CUDA(cudaEventRecord(e[4 * r], 0));
+        BOOK(library_product(h, p, o, sl, o->c[sl]));
+        CUDA(cudaEventRecord(e[4 * r + 1], 0));
+        CUDA(cudaEventRecord(e[4 * r + 2], 0));
+        cublas_product(blas, p, o, sb, o->c[sb]);
+        CUDA(cudaEventRecord(e[4 * r + 3], 0));
     }
+    CUDA(cudaEventSynchronize(e[4 * REPS - 1]));
+    for (int r = 0; r < REPS; r++) {
+        CUDA(cudaEventElapsedTime(&tl[r], e[4 * r], e[4 * r + 1]));
+        CUDA(cudaEventElapsedTime(&tb[r], e[4 * r + 2], e[4 * r + 3]));
+    }
+    for (int i = 0; i < 4 * REPS; i++)
+        CUDA(cudaEventDestroy(e[i]));
+    BOOK(library_product(h, p, o, 0, o->c[0]));    /* the checked products */
+    cublas_product(blas, p, o, 0, o->ref);
     size_t count = (size_t)n * n;
     float *c = (float *)malloc(count * 4), *ref = (float *)malloc(count * 4);
     FAIL_IF(!c || !ref, "malloc", "out of host memory");
-    CUDA(cudaMemcpy(c, o->c, count * 4, cudaMemcpyDeviceToHost));
+    CUDA(cudaMemcpy(c, o->c[0], count * 4, cudaMemcpyDeviceToHost));
     CUDA(cudaMemcpy(ref, o->ref, count * 4, cudaMemcpyDeviceToHost));
     double num = 0, den = 0;
     for (size_t i = 0; i < count; i++) {
@@ -136,21 +205,20 @@ static int measure(sgemmbook_handle h, cublasHandle_t blas,
         num += d * d;
         den += (double)ref[i] * ref[i];
     }
-    double tol = p == SGEMMBOOK_TF32 || p == SGEMMBOOK_BF16 ? 1e-2 : 1e-5;
+    double tol = p == SGEMMBOOK_TF32 ? 1e-2 : 1e-5;
     int ok = den > 0 && sqrt(num / den) <= tol;    /* a NaN fails too */
     free(c);
     free(ref);
     double flops = 2.0 * n * n * (double)n;
     double bytes = (double)n * n * (2 * (p == SGEMMBOOK_BF16 ? 2 : 4) + 4);
+    double pct = 100.0 * median_of(tb) / median_of(tl);
     char label[64], blabel[80], bwhat[128];
     snprintf(label, sizeof label, "%s_%s_%d", name, precision_word[p], n);
     snprintf(blabel, sizeof blabel, "%s_cublas", label);
     snprintf(bwhat, sizeof bwhat, "cuBLAS %s, beside %s",
              precision_word[p == SGEMMBOOK_3XTF32 ? SGEMMBOOK_FP32 : p], label);
-    print_speed(label, what, tl, flops, bytes, ok ? "ok" : "FAIL");
-    print_speed(blabel, bwhat, tb, flops, bytes, ok ? "ok" : "FAIL");
-    CUDA(cudaEventDestroy(e[0]));
-    CUDA(cudaEventDestroy(e[1]));
+    print_speed(label, what, tl, flops, bytes, pct, ok ? "ok" : "FAIL");
+    print_speed(blabel, bwhat, tb, flops, bytes, 100.0, "-");
     return ok ? 0 : 1;
 }
 int main(int argc, char **argv)
@@ -197,6 +265,10 @@ int main(int argc, char **argv)
     }
     sgemmbook_handle h[4];
     sgemmbook_status s = sgemmbook_create(&h[0]);
+    if (s == SGEMMBOOK_NOT_SUPPORTED || s == SGEMMBOOK_NO_DEVICE) {
+        fprintf(stderr, "libspeed: %s\n", sgemmbook_status_string(s));
+        return 3;
+    }
     FAIL_IF(s != SGEMMBOOK_SUCCESS, "sgemmbook_create", sgemmbook_status_string(s));
     CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
     struct cudaDeviceProp prop;
@@ -217,40 +289,13 @@ int main(int argc, char **argv)
         printf("\n");
     }
     for (int n = 4096; n <= 8192; n *= 2) {
-        size_t count = (size_t)n * n;
-        float *host = (float *)malloc(count * 4), *a32, *b32, *c, *ref;
-        __nv_bfloat16 *a16, *b16;
-        FAIL_IF(!host, "malloc", "out of host memory");
-        CUDA(cudaMalloc((void **)&a32, count * 4));
-        CUDA(cudaMalloc((void **)&b32, count * 4));
-        CUDA(cudaMalloc((void **)&c, count * 4));
-        CUDA(cudaMalloc((void **)&ref, count * 4));
-        CUDA(cudaMalloc((void **)&a16, count * 2));
-        CUDA(cudaMalloc((void **)&b16, count * 2));
-        srand(14);
-        for (int m = 0; m < 2; m++) {
-            for (size_t i = 0; i < count; i++)
-                host[i] = 2.0f * rand() / RAND_MAX - 1.0f;
-            CUDA(cudaMemcpy(m ? b32 : a32, host, count * 4, cudaMemcpyHostToDevice));
-        }
-        free(host);
-        round_to_bf16<<<1024, 256>>>(a32, a16, count);
-        round_to_bf16<<<1024, 256>>>(b32, b16, count);
-        CUDA(cudaGetLastError());
+        struct operands_of o;
+        make_operands(&o, n);
         for (int w = major == 9 ? 0 : 1; w < 4; w++)
-            for (int p = 0; p < 4; p++) {
-                int bf16 = p == SGEMMBOOK_BF16;
-                struct operands_of o = { bf16 ? (const void *)a16 : a32,
-                                         bf16 ? (const void *)b16 : b32, c, ref, n };
-                failed += measure(h[w], blas, (sgemmbook_precision)p, &o,
-                                  way[w].name, way[w].what);
-            }
-        CUDA(cudaFree(a32));
-        CUDA(cudaFree(b32));
-        CUDA(cudaFree(a16));
-        CUDA(cudaFree(b16));
-        CUDA(cudaFree(c));
-        CUDA(cudaFree(ref));
+            for (int p = 0; p < 4; p++)
+                failed += measure(h[w], way[w].ampere, blas, (sgemmbook_precision)p,
+                                  &o, way[w].name, way[w].what);
+        free_operands(&o);
     }
     BLAS(cublasDestroy(blas));
     for (int w = 0; w < 4; w++)
