@@ -679,8 +679,8 @@ static struct gpu_limits limits_here(void)
     if (dev >= DEVICES)
         cannot_run("device %d: the program keeps the limits of %d",
                    dev, DEVICES);
-    struct gpu_limits &g = each[dev];
-    if (!g.threads_per_sm) {
+    if (!each[dev].threads_per_sm) {    /* filled whole, or not at all */
+        struct gpu_limits g = {};
         int major;
         CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
         CUDA_CHECK(cudaDeviceGetAttribute(&g.regs_per_sm,
@@ -698,7 +698,9 @@ static struct gpu_limits limits_here(void)
         thin_uses<float, 1>(g.thin[0][1], &g);
         thin_uses<bf16_bits, 0>(g.thin[1][0], &g);
         thin_uses<bf16_bits, 1>(g.thin[1][1], &g);
+        each[dev] = g;
     }
+    struct gpu_limits g = each[dev];
     g.sms = sm_count();
     return g;
 }
