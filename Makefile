@@ -579,9 +579,9 @@ LIB_CHAPTERS := 5 8 9 10 12 14
 LIB_OBJS := $(LIB_CHAPTERS:%=build/lib/ch%.o) build/lib/sgemmbook.o
 CUDA_LIB := $(abspath $(dir $(shell command -v $(NVCC)))../lib64)
 PREFIX ?= /usr/local
-# (chapters 5, 8, 9 and 10 also for Ampere, sm_80 and its PTX for the
+# (chapters 5, 8, 9, 10 and 14 also for Ampere, sm_80 and its PTX for the
 # GPUs after it: the library's kernels on GPUs other than Hopper)
-LIB_AMPERE := 5 8 9 10
+LIB_AMPERE := 5 8 9 10 14
 lib_flags = $(call gencode,$(LIB_TARGET)) $(subst -Xptxas -v,,$(NVCCFLAGS)) \
   --default-stream per-thread -Xcompiler -fPIC,-fvisibility=hidden -Itangle
 lib_arch = $(if $(filter $(1),$(LIB_AMPERE)),$(call gencode,sm_80))

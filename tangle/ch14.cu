@@ -314,6 +314,9 @@ direct_gemm(const __grid_constant__ struct direct_maps maps, int m, int n,
             int k, float alpha, float beta, float *c_, int ldc,
             struct last_wave lw)
 {
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    __trap();                   /* built for a GPU without wgmma */
+#else
     typedef direct_shape<KIND, TN> S;
     extern __shared__ __align__(1024) char smem_raw[];
     __shared__ __align__(8) uint64_t full[S::STAGES], empty[S::STAGES];
@@ -469,6 +472,7 @@ direct_gemm(const __grid_constant__ struct direct_maps maps, int m, int n,
             }
         }
     }
+#endif
 }
 static float *split_partials;
 static int *split_flags, split_epoch, split_sms;   /* room for split_sms SMs */
@@ -686,8 +690,6 @@ static struct gpu_limits limits_here(void)
                    dev, DEVICES);
     if (!each[dev].threads_per_sm) {    /* filled whole, or not at all */
         struct gpu_limits g = {};
-        int major;
-        CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
         CUDA_CHECK(cudaDeviceGetAttribute(&g.regs_per_sm,
                    cudaDevAttrMaxRegistersPerMultiprocessor, dev));
         CUDA_CHECK(cudaDeviceGetAttribute(&g.blocks_per_sm,
@@ -698,7 +700,6 @@ static struct gpu_limits limits_here(void)
                    cudaDevAttrReservedSharedMemoryPerBlock, dev));
         CUDA_CHECK(cudaDeviceGetAttribute(&g.threads_per_sm,
                    cudaDevAttrMaxThreadsPerMultiProcessor, dev));
-        g.hopper = major >= 9;
         thin_uses<float, 0>(g.thin[0][0], &g);
         thin_uses<float, 1>(g.thin[0][1], &g);
         thin_uses<bf16_bits, 0>(g.thin[1][0], &g);
@@ -707,6 +708,7 @@ static struct gpu_limits limits_here(void)
     }
     struct gpu_limits g = each[dev];
     g.sms = sm_count();
+    g.hopper = hopper_kernels();
     return g;
 }
 
@@ -792,8 +794,12 @@ static void run_plan(const struct gemm_plan *p, int m, int n, int k, float alpha
                 run_tuned(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         }
         break;
-    case PLAN_NONE:
-        cannot_run("%s", said);
+    case PLAN_MMA:
+        if constexpr (sizeof(T) == 4)
+            run_mma(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        else
+            run_bf16(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        break;
     }
     chose("%s", said);
 }

@@ -357,6 +357,15 @@ size_t smem_limit(void)
     return the_smem;
 }
 
+int hopper_kernels(void)
+{
+    int dev, major, minor;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+    return major == 9 && minor == 0;    /* sm_90a's code runs there alone */
+}
+
 static int emulate(const struct gpu *g, const struct options *o)
 {
     if (o->sms > g->sms || (size_t)o->smem_limit > g->smem_optin) {

@@ -105,6 +105,7 @@ void check_cuda(cudaError_t e, const char *call,
 #define CUDA_CHECK(call) check_cuda((call), #call, __FILE__, __LINE__)
 int sm_count(void);
 size_t smem_limit(void);
+int hopper_kernels(void);
 void chose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cannot_run(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));

@@ -162,7 +162,7 @@ static void cublas_product(cublasHandle_t blas, sgemmbook_precision p,
                       &zero, c, CUDA_R_32F, n, how, CUBLAS_GEMM_DEFAULT));
 }
 
-static int measure(sgemmbook_handle h, int ampere, cublasHandle_t blas,
+static int measure(sgemmbook_handle h, cublasHandle_t blas,
                    sgemmbook_precision p, const struct operands_of *o,
                    const char *name, const char *what)
 {
@@ -170,8 +170,6 @@ static int measure(sgemmbook_handle h, int ampere, cublasHandle_t blas,
     cudaEvent_t e[4 * REPS];
     int n = o->n;
     sgemmbook_status s = library_product(h, p, o, 0, o->c[0]);
-    if (s == SGEMMBOOK_NOT_SUPPORTED && ampere && p == SGEMMBOOK_3XTF32)
-        return 0;                           /* no row: Ampere's lack it */
     FAIL_IF(s != SGEMMBOOK_SUCCESS, "sgemmbook_gemm", sgemmbook_status_string(s));
     cublas_product(blas, p, o, 0, o->ref);  /* both warmed up */
     for (int i = 0; i < 4 * REPS; i++)
@@ -223,11 +221,11 @@ static int measure(sgemmbook_handle h, int ampere, cublasHandle_t blas,
 }
 int main(int argc, char **argv)
 {
-    static const struct { const char *name, *what; int ampere, sms; long smem; } way[] = {
-        { "hopper", "the library, chapter 14's kernels", 0, 0, 0 },
-        { "ampere", "the library, the kernels of Ampere", 1, 0, 0 },
-        { "a100", "the kernels of Ampere as for an A100 (108 SMs)", 1, 108, 166912 },
-        { "rtx3090", "the kernels of Ampere as for an RTX 3090 (82 SMs)", 1, 82, 101376 },
+    static const struct { const char *name, *what; int sms; long smem; } way[] = {
+        { "hopper", "the library, Hopper's kernels", 0, 0 },
+        { "ampere", "the library, the kernels of Ampere", 0, 0 },
+        { "a100", "the kernels of Ampere as for an A100 (108 SMs)", 108, 166912 },
+        { "rtx3090", "the kernels of Ampere as for an RTX 3090 (82 SMs)", 82, 101376 },
     };
     int major, failed = 0, gpus = 0, list = 0, parse_only = 0;
     for (int i = 1; i < argc; i++) {
@@ -252,9 +250,8 @@ int main(int argc, char **argv)
         for (int n = 4096; n <= 8192; n *= 2)
             for (int w = 0; w < 4; w++)
                 for (int p = 0; p < 4; p++)
-                    if (w == 0 || p != SGEMMBOOK_3XTF32)
-                        printf("%s_%s_%d (and _cublas)  %s\n", way[w].name,
-                               precision_word[p], n, way[w].what);
+                    printf("%s_%s_%d (and _cublas)  %s\n", way[w].name,
+                           precision_word[p], n, way[w].what);
         return 0;
     }
     if (parse_only)
@@ -293,7 +290,7 @@ int main(int argc, char **argv)
         make_operands(&o, n);
         for (int w = major == 9 ? 0 : 1; w < 4; w++)
             for (int p = 0; p < 4; p++)
-                failed += measure(h[w], way[w].ampere, blas, (sgemmbook_precision)p,
+                failed += measure(h[w], blas, (sgemmbook_precision)p,
                                   &o, way[w].name, way[w].what);
         free_operands(&o);
     }

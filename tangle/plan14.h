@@ -79,7 +79,7 @@ enum plan_kernel {
     PLAN_SPLIT, PLAN_STREAMK, PLAN_WIDE, PLAN_TUNED, /* chapter 9's tiles */
     PLAN_DIRECT,                        /* the kernel without passes */
     PLAN_HOPPER,                        /* chapter 12's product */
-    PLAN_NONE                           /* not on this GPU */
+    PLAN_MMA                            /* chapter 10's, before Hopper */
 };
 
 enum { DIRECT_BF16, DIRECT_TF32, DIRECT_X3, DIRECT_NARROW, NARROW_COLS = 64 };
@@ -345,7 +345,7 @@ static inline struct gemm_plan plan_tf32_rules(const struct gemm_shape *s,
     if (m == 1 || n <= THIN || (s->k <= THIN_K && m <= n))
         return plan_thin(s, 4, g);
     if (!g->hopper)
-        return plan_of(PLAN_NONE, 4);
+        return plan_of(PLAN_MMA, 4);
     if (rows_on(s->align_a, s->lda, 4, 16) && rows_on(s->align_b, s->ldb, 4, 16)
         && (direct || without_passes(m, n)))
         return plan_direct(s, DIRECT_TF32, "TF32 without passes", g);
@@ -416,7 +416,7 @@ static inline struct gemm_plan plan_bf16_rules(const struct gemm_shape *s,
     if (n <= 4)
         return plan_thin(s, 2, g);
     if (!g->hopper)
-        return plan_of(PLAN_NONE, 2);
+        return plan_of(PLAN_MMA, 2);
     copy_a = !rows_on(s->align_a, s->lda, 2, 16)
              || (!rows_on(s->align_a, s->lda, 2, 32) && n >= A_COPY_PAYS);
     copy_b = !rows_on(s->align_b, s->ldb, 2, 16);
@@ -487,8 +487,8 @@ static inline const char *describe_plan(const struct gemm_plan *p,
         else
             snprintf(buf, len, "tiles: %s", p->what);
         break;
-    case PLAN_NONE:
-        snprintf(buf, len, "%s needs Hopper's TMA and wgmma (sm_90a)",
+    case PLAN_MMA:
+        snprintf(buf, len, "chapter 10's %s product on mma.sync (no wgmma here)",
                  p->size == 2 ? "BF16" : "TF32");
         break;
     }

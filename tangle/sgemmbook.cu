@@ -23,6 +23,7 @@ void check_cuda(cudaError_t e, const char *call, const char *file, int line)
 
 static int limit_sms(void);
 static long limit_smem(void);
+static int hopper_asked(void);
 
 int sm_count(void)
 {
@@ -39,6 +40,11 @@ size_t smem_limit(void)
     CUDA_CHECK(cudaDeviceGetAttribute(&bytes,
                cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     return limit_smem() && limit_smem() < bytes ? (size_t)limit_smem() : (size_t)bytes;
+}
+
+int hopper_kernels(void)
+{
+    return hopper_asked();
 }
 
 void chose(const char *fmt, ...)
@@ -61,7 +67,7 @@ void cublas_sgemm(int m, int n, int k, float alpha, const float *a, int lda,
 }
 struct sgemmbook_context {
     int device;                 /* the GPU the handle was made on */
-    int hopper;                 /* it runs chapter 14's kernels */
+    int hopper;                 /* the GPU runs Hopper's kernels */
     sgemmbook_kernels kernels;  /* the kernels asked for */
     int sms;                    /* plan as for this many SMs (0: all) */
     long smem;                  /* ... and shared memory a block (0: all) */
@@ -92,6 +98,10 @@ sgemmbook_status status_of(cudaError_t e)
 
 static int limit_sms(void) { return calling ? calling->sms : 0; }
 static long limit_smem(void) { return calling ? calling->smem : 0; }
+static int hopper_asked(void)
+{
+    return calling && calling->hopper && calling->kernels == SGEMMBOOK_KERNELS_OWN;
+}
 API sgemmbook_status sgemmbook_create(sgemmbook_handle *handle)
 {
     int dev, major, minor;
@@ -202,9 +212,6 @@ API sgemmbook_status sgemmbook_gemm(sgemmbook_handle h,
         return SGEMMBOOK_INVALID_HANDLE;
     if (m == 0 || n == 0)
         return SGEMMBOOK_SUCCESS;
-    int own = h->hopper && h->kernels == SGEMMBOOK_KERNELS_OWN;
-    if (!own && precision == SGEMMBOOK_3XTF32)
-        return SGEMMBOOK_NOT_SUPPORTED;     /* chapter 11 exports no launch */
     cudaStream_t caller = h->stream ? h->stream : cudaStreamLegacy;
     std::unique_lock<std::mutex> held(lock, std::defer_lock);
     int saved = -1;
@@ -217,17 +224,7 @@ API sgemmbook_status sgemmbook_gemm(sgemmbook_handle h,
         CUDA_CHECK(cudaStreamWaitEvent(cudaStreamPerThread, h->ready, 0));
         CUDA_CHECK(cudaStreamWaitEvent(cudaStreamPerThread, last, 0));
         const float *fa = (const float *)a, *fb = (const float *)b;
-        if (!own) {                     /* chapters 9 and 10, on any GPU */
-            if (k == 0)
-                scale_c(m, n, beta, c, ldc);
-            else if (precision == SGEMMBOOK_FP32)
-                run_tuned(m, n, k, alpha, fa, lda, fb, ldb, beta, c, ldc);
-            else if (precision == SGEMMBOOK_TF32)
-                run_mma(m, n, k, alpha, fa, lda, fb, ldb, beta, c, ldc);
-            else
-                run_bf16(m, n, k, alpha, (const bf16_bits *)a, lda,
-                         (const bf16_bits *)b, ldb, beta, c, ldc);
-        } else switch (precision) {
+        switch (precision) {
         case SGEMMBOOK_FP32:
             gemm_fp32(m, n, k, alpha, fa, lda, fb, ldb, beta, c, ldc);
             break;
@@ -279,9 +276,8 @@ API const char *sgemmbook_status_string(sgemmbook_status status)
         "a pointer the call needs is NULL",
         "a leading dimension is shorter than its row, or below 1",
         "a matrix holds 2^31 numbers or more",
-        "not supported: the library needs compute capability 8.0 or more "
-        "(9.0 for all four precisions), kernels it knows, and the GPU its "
-        "first handle was made on",
+        "not supported: the library needs compute capability 8.0 or more, "
+        "kernels it knows, and the GPU its first handle was made on",
         "GPU or host memory ran out",
         "a CUDA call failed",
         "there is no GPU, or no driver for one",

@@ -14,7 +14,7 @@ typedef enum {
 } sgemmbook_precision;
 
 typedef enum {
-    SGEMMBOOK_KERNELS_OWN,    /* the GPU's own: chapter 14's on Hopper */
+    SGEMMBOOK_KERNELS_OWN,    /* the GPU's own: Hopper's on Hopper */
     SGEMMBOOK_KERNELS_AMPERE  /* those of any GPU from Ampere on */
 } sgemmbook_kernels;
 typedef enum {

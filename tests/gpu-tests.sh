@@ -85,6 +85,9 @@ gpu_lib_tests() {
     for t in memcheck racecheck synccheck initcheck; do
         check "the library under compute-sanitizer $t" compute-sanitizer --tool $t \
             --error-exitcode 9 tests/libverify --one-thread 67x45x33 300x1x129 130x200x136
+        check "the library with the kernels of Ampere under compute-sanitizer $t" \
+            compute-sanitizer --tool $t --error-exitcode 9 \
+            tests/libverify --one-thread --ampere 67x45x33 300x1x129 130x200x136
     done
     for p in fp32 tf32 3xtf32 bf16; do
         check "examples/gemm 4096 $p" examples/gemm 4096 $p

@@ -132,11 +132,11 @@ static const char *wrong(int which, const struct gemm_plan *p,
         return "FP32 on the tensor cores";
     if (which == E_THIN_ALONE && p->kernel > PLAN_THIN_COLS)
         return "the thin entry without a thin kernel";
-    if (which == E_X3 && (p->kernel == PLAN_HOPPER || p->kernel == PLAN_NONE
+    if (which == E_X3 && (p->kernel == PLAN_HOPPER || p->kernel == PLAN_MMA
                         || (p->kernel == PLAN_DIRECT && p->kind != DIRECT_X3)))
         return "3xTF32 on a kernel of less accuracy";
-    if (p->kernel == PLAN_NONE && g->hopper)
-        return "no kernel on a Hopper GPU";
+    if (p->kernel == PLAN_MMA && g->hopper)
+        return "chapter 10's product on a Hopper GPU";
     if ((which == E_TF32 || which == E_TF32_DIRECT) && p->kernel == PLAN_DIRECT
         && p->kind != DIRECT_TF32)
         return "TF32 on another precision's kernel";
