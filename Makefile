@@ -264,9 +264,9 @@ FLAG_CHAPTERS := $(if $(and $(MAKECMDGOALS),$(GOAL_CHAPTERS),$(if $(filter-out \
   $(foreach n,$(GOAL_CHAPTERS),$(call goal_of,$(n))),$(MAKECMDGOALS)),,y)),\
   $(sort $(foreach n,$(filter $(BUILDABLE),$(GOAL_CHAPTERS)),$(n) $(patsubst ch%,%,$(ch$(n).links) \
     $(firstword $(ch$(n).prev_programs)) $(foreach p,$(firstword $(ch$(n).prev_programs)),\
-    $(ch$(patsubst ch%,%,$(p)).links))))),$(BUILDABLE))
+    $(ch$(patsubst ch%,%,$(p)).links))))),$(BUILDABLE) $(LINKED_ONLY))
 ifneq ($(wildcard build/.),)
-$(foreach n,$(filter $(FLAG_CHAPTERS),$(BUILDABLE)),$(foreach p,ch$(n) $(ch$(n).micro),\
+$(foreach n,$(filter $(FLAG_CHAPTERS),$(BUILDABLE) $(LINKED_ONLY)),$(foreach p,ch$(n) $(ch$(n).micro),\
   $(call keep_flags,$(p),$(call nvcc_for,$(p),$(n)))))
 endif
 # A harness program and a microbenchmark compile alike; $(3) is what the
@@ -281,7 +281,7 @@ build/$(1).o: tangle/$(1).cu $(3) build/$(1).flags $(call stamp,tangle/$(1).cu $
 	  grep -v -e '^ptxas info' -e 'bytes stack frame' build/$(1).log >&2; \
 	  exit $$$$rc
 endef
-$(foreach n,$(BUILDABLE),$(eval $(call compile_rules,ch$(n),$(n),$(HEADERS))))
+$(foreach n,$(BUILDABLE) $(LINKED_ONLY),$(eval $(call compile_rules,ch$(n),$(n),$(HEADERS))))
 $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).micro),\
   $(eval $(call compile_rules,$(p),$(n),$(HEADERS)))))
 

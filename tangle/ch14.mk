@@ -16,7 +16,8 @@ micro := libspeed
 links := ch12 ch10 ch9 ch8 ch5
 suite := shapes/suite.csv
 validation := 40
-needs := sm_90a
+needs := sm_80
+best_target := sm_90a
 extra_runs := -m 2048 -n 3072 -k 5000 --kernel bf16-tiles ; \
     -m 2048 -n 3072 -k 5120 --kernel bf16-tiles ; \
     -m 9897 -n 1 -k 940 --kernel fp32 ; -m 1197 -n 19491 -k 8 --kernel fp32 ; \
@@ -51,7 +52,7 @@ lab := Stream the rows of $B$ from [[kc]]
 lab_kernel := thin_rows
 lab_hours := 1
 lab_speed := 0.9
-lab_needs := lab 6 (16-byte loads), sm_90a for the chapter's program
+lab_needs := lab 6 (16-byte loads), sm_80
 lab_entries := fp32-thin
 model.ch14_thin_fp32_tflops := 2 * 16 / 4 * ceil.copy_tbs | %.0f
 model.ch14_thin_bf16_tflops := 2 * 16 / 2 * ceil.copy_tbs | %.0f

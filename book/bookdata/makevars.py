@@ -13,7 +13,8 @@ import re
 
 from . import answers, manifest
 
-MAKE_FIELDS = ('programs', 'roots', 'library', 'common', 'links', 'needs', 'flags',
+MAKE_FIELDS = ('programs', 'roots', 'library', 'common', 'links', 'needs',
+               'best_target', 'flags',
                'libs', 'micro', 'micro_links', 'lab', 'lab_none', 'events')
 
 
@@ -33,7 +34,13 @@ def buildable(m, arch):
 
 
 def target(m, arch):
-    return m['needs'] if m['needs'].endswith('a') else arch
+    """needs, where it is sm_XYa; best_target where ARCH is its GPU;
+    otherwise ARCH."""
+    if m['needs'].endswith('a'):
+        return m['needs']
+    if m['best_target'] and _sm(arch) == _sm(m['best_target']):
+        return m['best_target']
+    return arch
 
 
 def _escape(v):
@@ -73,6 +80,11 @@ def make_vars(arch, root=manifest.ROOT):
     out.append('BUILDABLE := ' + ' '.join(ok))
     out.append('SKIPPED := ' + ' '.join(str(m.chapter) for m in ms
                                         if str(m.chapter) not in ok))
+    # chapters ARCH cannot build whose code a buildable one links: their
+    # objects are compiled for their own target (their programs are not)
+    linked = sorted({int(o[2:]) for m in ms if str(m.chapter) in ok
+                     for o in m.words('links')} - {int(c) for c in ok})
+    out.append('LINKED_ONLY := ' + ' '.join(str(n) for n in linked))
     for a in answers.load(answers.paths(root, kinds=('diff',)), root):
         out.append('ANSWER_PROGRAM_%s := %s' % (a.name, a.program))
         out.append('ANSWER_SOURCE_%s := %s' % (a.name, a.source))

@@ -31,6 +31,9 @@ FIELDS = {
                'into every program'),
     'needs': ('sm', 'the GPU it needs: sm_75 means that GPU or newer, '
               'compiled for ARCH; sm_90a means exactly that GPU'),
+    'best_target': ('sm', 'where ARCH is this GPU (sm_90a: ARCH sm_90), '
+                    'the target the chapter is compiled for instead of '
+                    'ARCH, for that GPU\'s own instructions'),
     'flags': ('text', 'extra compiler flags'),
     'libs': ('text', 'the libraries to link (-lcublas)'),
     'headline': ('word', 'the kernel that represents the chapter in the '
