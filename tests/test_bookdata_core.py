@@ -364,6 +364,29 @@ class MakeVars(Tree):
             m = manifest.Manifest(1, [('needs', need)] if need else [])
             self.assertEqual((makevars.buildable(m, arch),
                               makevars.target(m, arch)), (bool(ok), tgt))
+        # best_target: that GPU's own instructions where ARCH is its GPU
+        for arch, tgt in [('sm_86', 'sm_86'), ('sm_90', 'sm_90a'),
+                          ('sm_90a', 'sm_90a'), ('sm_100', 'sm_100')]:
+            m = manifest.Manifest(1, [('needs', 'sm_80'),
+                                      ('best_target', 'sm_90a')])
+            self.assertEqual((makevars.buildable(m, arch),
+                              makevars.target(m, arch)), (True, tgt))
+
+    def test_linked_only(self):
+        # a chapter ARCH builds that links one it cannot: that one's
+        # objects are compiled (LINKED_ONLY), its programs are not
+        self.w('tangle/ch1.mk', 'programs := ch1\nneeds := sm_90a\n')
+        self.w('tangle/ch2.mk', 'programs := ch2\nneeds := sm_80\n'
+               'best_target := sm_90a\nlinks := ch1\n')
+        self.w('chapters/ch2.nw', '')
+        lines = makevars.make_vars('sm_86', self.root).split('\n')
+        for want in ['BUILDABLE := 0 2', 'SKIPPED := 1', 'LINKED_ONLY := 1',
+                     'ch2.target := sm_86', 'ch1.target := sm_90a']:
+            self.assertIn(want, lines)
+        lines = makevars.make_vars('sm_90', self.root).split('\n')
+        for want in ['BUILDABLE := 0 1 2', 'LINKED_ONLY := ',
+                     'ch2.target := sm_90a']:
+            self.assertIn(want, lines)
 
     def test_make_vars(self):
         self.w('chapters/ch2.nw', '')            # no manifest yet: skipped
