@@ -699,11 +699,14 @@ static struct gpu_limits limits_here(void)
         thin_uses<float, 1>(g.thin[0][1], &g);
         thin_uses<bf16_bits, 0>(g.thin[1][0], &g);
         thin_uses<bf16_bits, 1>(g.thin[1][1], &g);
+        cudaFuncAttributes fa;          /* built from Hopper's PTX here? */
+        CUDA_CHECK(cudaFuncGetAttributes(&fa, direct_gemm<TF32_KIND, 256>));
+        g.hopper = fa.ptxVersion >= 90;
         each[dev] = g;
     }
     struct gpu_limits g = each[dev];
     g.sms = sm_count();
-    g.hopper = hopper_kernels();
+    g.hopper = g.hopper && hopper_kernels();
     return g;
 }
 
