@@ -388,7 +388,7 @@ static int runs_here(const struct chapter *ch, const struct gpu *g,
     int built = 0, have = g->major * 10 + g->minor;
     if (sscanf(ch->target, "sm_%d", &built) == 1 && built < have)
         have = built;
-    if (kn->needs > have) {
+    if (kn->exact ? kn->needs != g->major * 10 + g->minor : kn->needs > have) {
         snprintf(why, len, "its instructions need compute capability "
                  "%d.%d, and this program runs %d.%d code",
                  kn->needs / 10, kn->needs % 10, have / 10, have % 10);

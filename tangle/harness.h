@@ -40,6 +40,7 @@ struct kernel {
     void (*teardown)(void);
     int needs;                 /* compute capability, as 80; 0: any */
     size_t smem;               /* shared memory per block; 0: fits */
+    int exact;                 /* needs that one alone (sm_90a's code) */
 };
 
 struct chapter {

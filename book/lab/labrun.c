@@ -128,7 +128,8 @@ int main(int argc, char **argv)
     struct cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDevice(&dv));
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dv));
-    if (kn->needs > prop.major * 10 + prop.minor
+    if ((kn->exact ? kn->needs != prop.major * 10 + prop.minor
+                   : kn->needs > prop.major * 10 + prop.minor)
         || kn->smem > prop.sharedMemPerBlockOptin) {
         fprintf(stderr, "%s: this GPU cannot run %s\n", argv[0], c.kernel);
         return 3;
