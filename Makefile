@@ -323,8 +323,9 @@ endef
 $(foreach n,$(BUILDABLE),$(foreach p,$(ch$(n).micro),\
   $(eval $(call micro_rules,$(p),$(n)))))
 # Chapter 14's microbenchmark times the library, which it links as a
-# reader's program does (appendix: chapter 14's dispatchers as a library).
-libspeed: build/lib/libsgemmbook.a
+# reader's program does (appendix: chapter 14's dispatchers as a
+# library), with the harness's medians and quartiles.
+libspeed: build/lib/libsgemmbook.a build/harness.o
 
 # A lab: make labN writes lab/chN.cu once (never over a file that
 # exists): chapter N's program with the body of its lab kernel left for the

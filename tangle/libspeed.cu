@@ -10,6 +10,7 @@
 #include <time.h>
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
+#include "harness.h"
 #include "sgemmbook.h"
 
 #define FAIL_IF(bad, what, said) do { if (bad) { fprintf(stderr, \
@@ -37,11 +38,11 @@ static const char *from_env(const char *name, const char *none)
     X(name, "%s", name)                   /* the measurement */            \
     X(what, "\"%s\"", what)               /* what it is, quoted */         \
     X(gpus, "%d", 1)                      /* GPUs it ran on */             \
-    X(ms, "%.4f", q[1])                   /* median time, ms */            \
-    X(ms_q1, "%.4f", q[0])                /* first quartile */             \
-    X(ms_q3, "%.4f", q[2])                /* third quartile */             \
-    X(tflops, "%.2f", flops / (q[1] * 1e9)) /* the product's rate */       \
-    X(gbs, "%.2f", bytes / (q[1] * 1e6))  /* A, B and C once / time */     \
+    X(ms, "%.4f", med)                    /* median time, ms */            \
+    X(ms_q1, "%.4f", qr[0])               /* first quartile */             \
+    X(ms_q3, "%.4f", qr[1])               /* third quartile */             \
+    X(tflops, "%.2f", flops / (med * 1e9)) /* the product's rate */        \
+    X(gbs, "%.2f", bytes / (med * 1e6))   /* A, B and C once / time */     \
     X(pct_cublas, "%.2f", pct)            /* of cuBLAS's median, or 100 */ \
     X(runs, "%d", REPS)                   /* timed runs in this process */ \
     X(check, "%s", check)                 /* ok, FAIL or - */              \
@@ -51,32 +52,18 @@ static const char *from_env(const char *name, const char *none)
     X(code_hash, "%s", from_env("BOOK_CODE_HASH", "unknown")) /* code */   \
     X(run, "%s", from_env("BOOK_RUN", "1")) /* which of the runs */
 
-static int by_value(const void *x, const void *y)
-{
-    float a = *(const float *)x, b = *(const float *)y;
-    return (a > b) - (a < b);
-}
-
-static double median_of(float *t)           /* sorts t */
-{
-    qsort(t, REPS, sizeof *t, by_value);
-    return t[REPS / 2];
-}
-
 static void print_speed(const char *name, const char *what, float *t,
                         double flops, double bytes, double pct,
                         const char *check)
 {
-    double q[3];
     char date[16];
     const char *sep = "";
     time_t now = time(NULL);
-    median_of(t);
-    for (int i = 0; i < 3; i++)             /* quartiles and median */
-        q[i] = t[(REPS - 1) * (i + 1) / 4];
+    double med = median_ms(t, REPS), qr[2];    /* the harness's; sorts t */
+    quartiles(t, REPS, qr);
     if (!csv) {
         printf("%-22s %9.4f ms %8.2f TFLOP/s %6.1f %%  %-4s %s\n", name,
-               q[1], flops / (q[1] * 1e9), pct, check, what);
+               med, flops / (med * 1e9), pct, check, what);
         return;
     }
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
@@ -209,7 +196,7 @@ static int measure(sgemmbook_handle h, cublasHandle_t blas,
     free(ref);
     double flops = 2.0 * n * n * (double)n;
     double bytes = (double)n * n * (2 * (p == SGEMMBOOK_BF16 ? 2 : 4) + 4);
-    double pct = 100.0 * median_of(tb) / median_of(tl);
+    double pct = 100.0 * median_ms(tb, REPS) / median_ms(tl, REPS);
     char label[64], blabel[80], bwhat[128];
     snprintf(label, sizeof label, "%s_%s_%d", name, precision_word[p], n);
     snprintf(blabel, sizeof blabel, "%s_cublas", label);
