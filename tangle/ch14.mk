@@ -222,11 +222,11 @@ verdict.ch14_bound_cublas := ch14.bound.fp32.cublas_met + ch14.bound.tf32.cublas
     + ch14.bound.bf16.cublas_met + ch14.bound.3xtf32.cublas_met ; 4 * ch14.bound.shapes ; inf ; 0
 verdict.ch14_thin_fp32 := ch14.suite.fp32.1x4096x14336.gbs ; 0.9 * 1000 * ceil.copy_tbs ; inf ; \
     ch14.suite.fp32.1x4096x14336.gbs * ch14.suite.fp32.1x4096x14336.spread_pct / 100
-compare.ch14_lib_fp32 := ch14.micro.hopper_fp32_4096.pct_cublas ; ch14.fp32.4096.pct_cublas ; \
-    ch14.micro.hopper_fp32_4096.spread_pct ; ch14.fp32.4096.spread_pct | above / below
-compare.ch14_lib_tf32 := ch14.micro.hopper_tf32_4096.pct_cublas ; ch14.tf32.4096.pct_cublas ; \
-    ch14.micro.hopper_tf32_4096.spread_pct ; ch14.tf32.4096.spread_pct | above / below
-compare.ch14_lib_3xtf32 := ch14.micro.hopper_3xtf32_4096.pct_cublas ; ch14.3xtf32.4096.pct_cublas ; \
-    ch14.micro.hopper_3xtf32_4096.spread_pct ; ch14.3xtf32.4096.spread_pct | above / below
-compare.ch14_lib_bf16 := ch14.micro.hopper_bf16_4096.pct_cublas ; ch14.bf16.4096.pct_cublas ; \
-    ch14.micro.hopper_bf16_4096.spread_pct ; ch14.bf16.4096.spread_pct | above / below
+compare.ch14_lib_fp32 := ch14.micro.hopper_fp32_4096.ms ; ch14.fp32.4096.ms ; \
+    ch14.micro.hopper_fp32_4096.spread_pct ; ch14.fp32.4096.spread_pct | slower than / faster than
+compare.ch14_lib_tf32 := ch14.micro.hopper_tf32_4096.ms ; ch14.tf32.4096.ms ; \
+    ch14.micro.hopper_tf32_4096.spread_pct ; ch14.tf32.4096.spread_pct | slower than / faster than
+compare.ch14_lib_3xtf32 := ch14.micro.hopper_3xtf32_4096.ms ; ch14.3xtf32.4096.ms ; \
+    ch14.micro.hopper_3xtf32_4096.spread_pct ; ch14.3xtf32.4096.spread_pct | slower than / faster than
+compare.ch14_lib_bf16 := ch14.micro.hopper_bf16_4096.ms ; ch14.bf16.4096.ms ; \
+    ch14.micro.hopper_bf16_4096.spread_pct ; ch14.bf16.4096.spread_pct | slower than / faster than
