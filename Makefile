@@ -262,7 +262,7 @@ goal_of = ch$(1) chapter$(1) lab$(1) build/lab/ch$(1) skip-ch$(1) \
 GOAL_CHAPTERS := $(foreach n,$(CHAPTERS),$(if $(filter $(call goal_of,$(n)),$(MAKECMDGOALS)),$(n)))
 FLAG_CHAPTERS := $(if $(and $(MAKECMDGOALS),$(GOAL_CHAPTERS),$(if $(filter-out \
   $(foreach n,$(GOAL_CHAPTERS),$(call goal_of,$(n))),$(MAKECMDGOALS)),,y)),\
-  $(sort $(foreach n,$(filter $(BUILDABLE),$(GOAL_CHAPTERS)),$(n) $(patsubst ch%,%,$(ch$(n).links) \
+  $(sort $(foreach n,$(filter $(BUILDABLE),$(GOAL_CHAPTERS)),$(n) $(patsubst ch%,%,$(ch$(n).links) $(ch$(n).micro_links) \
     $(firstword $(ch$(n).prev_programs)) $(foreach p,$(firstword $(ch$(n).prev_programs)),\
     $(ch$(patsubst ch%,%,$(p)).links))))),$(BUILDABLE) $(LINKED_ONLY))
 ifneq ($(wildcard build/.),)

@@ -387,6 +387,15 @@ class MakeVars(Tree):
         for want in ['BUILDABLE := 0 1 2', 'LINKED_ONLY := ',
                      'ch2.target := sm_90a']:
             self.assertIn(want, lines)
+        # a microbenchmark's links count too (micro_links)
+        self.w('tangle/ch3.mk', 'programs := ch3\nneeds := sm_90a\n')
+        self.w('tangle/ch4.mk', 'programs := ch4\nneeds := sm_75\n'
+               'micro := ch4peak\nmicro_links := ch4 ch3\n')
+        self.w('chapters/ch3.nw', '')
+        self.w('chapters/ch4.nw', '')
+        lines = makevars.make_vars('sm_86', self.root).split('\n')
+        for want in ['BUILDABLE := 0 2 4', 'LINKED_ONLY := 1 3']:
+            self.assertIn(want, lines)
 
     def test_make_vars(self):
         self.w('chapters/ch2.nw', '')            # no manifest yet: skipped

@@ -80,10 +80,12 @@ def make_vars(arch, root=manifest.ROOT):
     out.append('BUILDABLE := ' + ' '.join(ok))
     out.append('SKIPPED := ' + ' '.join(str(m.chapter) for m in ms
                                         if str(m.chapter) not in ok))
-    # chapters ARCH cannot build whose code a buildable one links: their
-    # objects are compiled for their own target (their programs are not)
+    # chapters ARCH cannot build whose code a buildable one links, with
+    # its programs or its microbenchmark: their objects are compiled for
+    # their own target (their programs are not)
     linked = sorted({int(o[2:]) for m in ms if str(m.chapter) in ok
-                     for o in m.words('links')} - {int(c) for c in ok})
+                     for o in m.words('links') + m.words('micro_links')}
+                    - {int(c) for c in ok})
     out.append('LINKED_ONLY := ' + ' '.join(str(n) for n in linked))
     for a in answers.load(answers.paths(root, kinds=('diff',)), root):
         out.append('ANSWER_PROGRAM_%s := %s' % (a.name, a.program))
