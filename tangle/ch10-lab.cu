@@ -317,6 +317,8 @@ float *scratch(int i, size_t floats)
     if (floats > scratch_len[i]) {
         if (scratch_buf[i])
             CUDA_CHECK(cudaFree(scratch_buf[i]));
+        scratch_buf[i] = NULL;    /* nothing held if the allocation fails */
+        scratch_len[i] = 0;
         CUDA_CHECK(cudaMalloc((void **)&scratch_buf[i],
                               floats * sizeof(float)));
         scratch_len[i] = floats;

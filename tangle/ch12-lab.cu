@@ -278,10 +278,8 @@ void tensor_map(CUtensorMap *map, const void *x, int bf16, int rows,
         CUDA_CHECK(cudaGetDriverEntryPointByVersion(
             "cuTensorMapEncodeTiled", (void **)&encode, 12000,
             cudaEnableDefault, &found));
-        if (found != cudaDriverEntryPointSuccess) {
-            fprintf(stderr, "ch12: the driver has no cuTensorMapEncodeTiled\n");
-            exit(3);
-        }
+        if (found != cudaDriverEntryPointSuccess)
+            cannot_run("the driver has no cuTensorMapEncodeTiled");
     }
     CUresult r = encode(map, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
                                   : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
@@ -290,10 +288,9 @@ void tensor_map(CUtensorMap *map, const void *x, int bf16, int rows,
                         CU_TENSOR_MAP_SWIZZLE_128B,
                         CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (r != CUDA_SUCCESS) {
-        fprintf(stderr, "ch12: cuTensorMapEncodeTiled failed (%d)\n", (int)r);
-        exit(1);
-    }
+    if (r != CUDA_SUCCESS)       /* a map the driver refuses: a failed call */
+        check_cuda(cudaErrorInvalidValue, "cuTensorMapEncodeTiled",
+                   __FILE__, __LINE__);
 }
 
 int tma_ok(const void *x, int ld, int size)
@@ -353,24 +350,23 @@ __global__ void split_transposed(const float *b, int ldb, float *big,
 static float *pass_buf;
 static size_t pass_len;
 
-static void reserve_passes(int m, int n, int k, const struct operands *set)
-{
-    size_t floats = 2 * ((size_t)m + n) * (CEIL_DIV(k, 4) * 4);
-    (void)set;
-    if (floats > pass_len) {
-        if (pass_buf)
-            CUDA_CHECK(cudaFree(pass_buf));
-        CUDA_CHECK(cudaMalloc((void **)&pass_buf, floats * sizeof(float)));
-        pass_len = floats;
-    }
-}
-
 static void free_passes(void)
 {
     if (pass_buf)
         CUDA_CHECK(cudaFree(pass_buf));
     pass_buf = NULL;
     pass_len = 0;
+}
+
+static void reserve_passes(int m, int n, int k, const struct operands *set)
+{
+    size_t floats = 2 * ((size_t)m + n) * (CEIL_DIV(k, 4) * 4);
+    (void)set;
+    if (floats > pass_len) {
+        free_passes();            /* nothing held if the allocation fails */
+        CUDA_CHECK(cudaMalloc((void **)&pass_buf, floats * sizeof(float)));
+        pass_len = floats;
+    }
 }
 
 enum { BLOCK_PER_TILE = 0, PERSISTENT = 1 };   /* PERSIST: the grid */
@@ -504,11 +500,8 @@ static void launch_hopper_clusters(struct hopper_maps *maps, int m, int n,
                                         (int)S::SMEM));
         CUDA_CHECK(cudaOccupancyMaxActiveClusters(
             &most, hopper_gemm<BF16_KIND, CLUSTER, 2, 0>, &cfg));
-        if (most < 1) {
-            fprintf(stderr, "ch12: no cluster of %d blocks fits on this GPU\n",
-                    CLUSTER);
-            exit(3);
-        }
+        if (most < 1)
+            cannot_run("no cluster of %d blocks fits on this GPU", CLUSTER);
     }
     cfg.gridDim = dim3(CLUSTER * min(tiles, most));
     CUDA_CHECK(cudaLaunchKernelEx(&cfg, hopper_gemm<BF16_KIND, CLUSTER, 2, 0>,

@@ -622,16 +622,6 @@ static void pad_reserve(int m, int n, int k)
         pad_len = len;
     }
 }
-extern "C" const struct chapter ch9sweep_program;
-#define WIDE 128, 256, 8, 64, 64, 8, 16, 1
-
-static gemm_fn *swept(const char *function)
-{
-    for (int i = 0; i < ch9sweep_program.nkernels; i++)
-        if (strcmp(ch9sweep_program.kernels[i].function, function) == 0)
-            return ch9sweep_program.kernels[i].run;
-    cannot_run("chapter 9's sweep has no %s", function);
-}
 void gemm_reserve(int m, int n, int k, const struct operands *set)
 {
     hopper_reserve(m, n, k, set);
@@ -790,9 +780,9 @@ static void run_plan(const struct gemm_plan *p, int m, int n, int k, float alpha
             if (p->kernel == PLAN_SPLIT)
                 run_split(p->splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
             else if (p->kernel == PLAN_STREAMK)
-                swept(FUNCTION(sgemm_streamk<MIDDLE>))(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+                run_streamk_middle(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
             else if (p->kernel == PLAN_WIDE)
-                swept(FUNCTION(sgemm_dbuf<WIDE>))(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+                run_wide(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
             else
                 run_tuned(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         }

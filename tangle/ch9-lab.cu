@@ -605,14 +605,13 @@ static void run_streamk(int m, int n, int k, float alpha,
                         const float *a, int lda, const float *b, int ldb,
                         float beta, float *c, int ldc)
 {
-    static int slots;              /* blocks the GPU runs at once */
+    static int per_sm;             /* blocks an SM runs at once */
     int threads = BM / WM * (BN / WN) * 32;
-    if (!slots) {
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&slots,
+    if (!per_sm)
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm,
                    sgemm_streamk<BM, BN, BK, WM, WN, TM, TN, MINB>,
                    threads, 0));
-        slots *= sm_count();
-    }
+    int slots = per_sm * sm_count();   /* blocks the GPU runs at once */
     chose("stream-K over %dx%dx%d tiles: %d blocks", BM, BN, BK, slots);
     scale_c(m, n, beta, c, ldc);
     sgemm_streamk<BM, BN, BK, WM, WN, TM, TN, MINB>
@@ -697,6 +696,20 @@ void run_split(int splits, int m, int n, int k, float alpha,
     chose("128x64x16 tiles: %d blocks; K split %d ways",
           CEIL_DIV(m, 128) * CEIL_DIV(n, 64), splits);
     launch_dbuf<SMALL>(splits, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void run_streamk_middle(int m, int n, int k, float alpha,
+                        const float *a, int lda, const float *b, int ldb,
+                        float beta, float *c, int ldc)
+{
+    run_streamk<MIDDLE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void run_wide(int m, int n, int k, float alpha,
+              const float *a, int lda, const float *b, int ldb,
+              float beta, float *c, int ldc)
+{
+    run_dbuf<WIDE>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 static const struct kernel kernels[] = {
