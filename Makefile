@@ -576,13 +576,13 @@ include book/book.mk
 # The static library is one object whose hidden symbols are made local,
 # so that a program that links it meets only the names sgemmbook_*.
 LIB_TARGET := sm_90a
-LIB_CHAPTERS := 5 8 9 10 12 14
+LIB_CHAPTERS := 5 8 9 10 11 12 14
 LIB_OBJS := $(LIB_CHAPTERS:%=build/lib/ch%.o) build/lib/sgemmbook.o
 CUDA_LIB := $(abspath $(dir $(shell command -v $(NVCC)))../lib64)
 PREFIX ?= /usr/local
-# (chapters 5, 8, 9, 10 and 14 also for Ampere, sm_80 and its PTX for the
+# (chapters 5, 8, 9, 10, 11 and 14 also for Ampere, sm_80 and its PTX for the
 # GPUs after it: the library's kernels on GPUs other than Hopper)
-LIB_AMPERE := 5 8 9 10 14
+LIB_AMPERE := 5 8 9 10 11 14
 lib_flags = $(call gencode,$(LIB_TARGET)) $(subst -Xptxas -v,,$(NVCCFLAGS)) \
   --default-stream per-thread -Xcompiler -fPIC,-fvisibility=hidden -Itangle
 lib_arch = $(if $(filter $(1),$(LIB_AMPERE)),$(call gencode,sm_80))

@@ -7,6 +7,7 @@ slide_idea := 3xTF32: each FP32 operand split into a big and a small TF32 part, 
     | Error at $4096^3$ against float64: {{ch11.3xtf32.4096.error}}; cuBLAS FP32's: {{ch0.cublas.4096.error}} \
     | More than a third of TF32's speed: {{verdict.ch11_third}}
 programs := ch11
+roots := ch11.h
 links := ch10 ch9 ch8 ch5
 extra_runs := --size 8192
 needs := sm_80

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "ch14.h"
+#include "ch11.h"
 #include "wgmma.h"
 #include "plan14.h"
 
@@ -792,6 +793,10 @@ static void run_plan(const struct gemm_plan *p, int m, int n, int k, float alpha
             run_mma(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         else
             run_bf16(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        break;
+    case PLAN_MMA_X3:
+        if constexpr (sizeof(T) == 4)
+            run_3xtf32_mma(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         break;
     }
     chose("%s", said);

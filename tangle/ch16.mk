@@ -1,7 +1,7 @@
 programs := ch16
 roots := ch16.h
-links := ch14 ch12 ch10 ch9 ch8 ch5
-micro_links := ch16 ch14 ch12 ch10 ch9 ch8 ch5
+links := ch14 ch12 ch11 ch10 ch9 ch8 ch5
+micro_links := ch16 ch14 ch12 ch11 ch10 ch9 ch8 ch5
 micro := ch16nccl
 events := ch16nccl --events
 needs := sm_90a

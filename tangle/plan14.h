@@ -79,7 +79,8 @@ enum plan_kernel {
     PLAN_SPLIT, PLAN_STREAMK, PLAN_WIDE, PLAN_TUNED, /* chapter 9's tiles */
     PLAN_DIRECT,                        /* the kernel without passes */
     PLAN_HOPPER,                        /* chapter 12's product */
-    PLAN_MMA                            /* chapter 10's, before Hopper */
+    PLAN_MMA,                           /* chapter 10's, before Hopper */
+    PLAN_MMA_X3                         /* chapter 11's 3xTF32, before Hopper */
 };
 
 enum { DIRECT_BF16, DIRECT_TF32, DIRECT_X3, DIRECT_NARROW, NARROW_COLS = 64 };
@@ -365,9 +366,11 @@ static inline struct gemm_plan plan_3xtf32(const struct gemm_shape *s,
     struct gemm_plan p;
     if (empty(s))
         return plan_of(PLAN_EMPTY, 4);
-    if (s->k < X3_SHORT_K || thin(s->m, s->n, THIN) || s->n <= X3_FEW
-        || !g->hopper)
+    if (s->k < X3_SHORT_K || thin(s->m, s->n, THIN) || s->n <= X3_FEW)
         return plan_fp32(s, g);
+    if (!g->hopper)
+        return (long)CEIL_DIV(s->m, 128) * CEIL_DIV(s->n, 128) >= g->sms
+               ? plan_of(PLAN_MMA_X3, 4) : plan_fp32(s, g);
     p = plan_direct(s, DIRECT_X3, copy
                     ? "3xTF32 with a pass over A and an aligned copy of B"
                     : "3xTF32 with a pass over A alone", g);
@@ -490,6 +493,9 @@ static inline const char *describe_plan(const struct gemm_plan *p,
     case PLAN_MMA:
         snprintf(buf, len, "chapter 10's %s product on mma.sync (no wgmma here)",
                  p->size == 2 ? "BF16" : "TF32");
+        break;
+    case PLAN_MMA_X3:
+        snprintf(buf, len, "chapter 11's 3xTF32 on mma.sync (no wgmma here)");
         break;
     }
     return buf;

@@ -137,6 +137,11 @@ static const char *wrong(int which, const struct gemm_plan *p,
         return "3xTF32 on a kernel of less accuracy";
     if (p->kernel == PLAN_MMA && g->hopper)
         return "chapter 10's product on a Hopper GPU";
+    if (p->kernel == PLAN_MMA_X3 && (g->hopper || which != E_X3))
+        return "chapter 11's 3xTF32 on a Hopper GPU or for another precision";
+    if (p->kernel == PLAN_MMA_X3
+        && (long)CEIL_DIV(s->m, 128) * CEIL_DIV(s->n, 128) < g->sms)
+        return "chapter 11's 3xTF32 in less than a wave of its tiles";
     if ((which == E_TF32 || which == E_TF32_DIRECT) && p->kernel == PLAN_DIRECT
         && p->kind != DIRECT_TF32)
         return "TF32 on another precision's kernel";
@@ -266,10 +271,13 @@ int main(int argc, char **argv)
             shapes[count++] = s;
         }
     }
+    int x3_mma = 0, x3_fp32 = 0;  /* 3xTF32 before Hopper: which kernels */
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < count; j++)
             for (int w = 0; w < PRECISIONS; w++) {
                 struct gemm_plan p = plan(w, &shapes[j], &gpus[i].g);
+                if (w == E_X3 && !gpus[i].g.hopper && p.kernel != PLAN_EMPTY)
+                    p.kernel == PLAN_MMA_X3 ? x3_mma++ : x3_fp32++;
                 const char *e = wrong(w, &p, &shapes[j], &gpus[i].g);
                 char said[160];
                 describe_plan(&p, said, sizeof said);
@@ -282,6 +290,9 @@ int main(int argc, char **argv)
     snprintf(line, sizeof line, "every plan of %d shapes, 7 entries, 3 GPUs "
              "is whole%s%s", count, bad ? ": " : "", why);
     expect(!bad, line);
+    snprintf(line, sizeof line, "3xTF32 before Hopper runs chapter 11's kernel "
+             "at %d plans and the FP32 dispatcher at %d", x3_mma, x3_fp32);
+    expect(x3_mma > 0 && x3_fp32 > 0, line);
     /* the GPU's own choices */
     f = fopen(argv[2], "r");
     if (!f) {
