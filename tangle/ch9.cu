@@ -664,7 +664,7 @@ static void run_streamk(int m, int n, int k, float alpha,
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm,
                    sgemm_streamk<BM, BN, BK, WM, WN, TM, TN, MINB>,
                    threads, 0));
-    int slots = per_sm * sm_count();   /* blocks the GPU runs at once */
+    int slots = per_sm * sm_count();   /* on the SMs it may use, now */
     chose("stream-K over %dx%dx%d tiles: %d blocks", BM, BN, BK, slots);
     scale_c(m, n, beta, c, ldc);
     sgemm_streamk<BM, BN, BK, WM, WN, TM, TN, MINB>

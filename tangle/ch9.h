@@ -61,7 +61,6 @@ void run_split(int splits, int m, int n, int k, float alpha,
                            const float *a, int lda, const float *b, int ldb,
                            float beta, float *c, int ldc);
 void scale_c(int m, int n, float beta, float *c, int ldc);
-
 #define WIDE 128, 256, 8, 64, 64, 8, 16, 1
 void run_streamk_middle(int m, int n, int k, float alpha,
                         const float *a, int lda, const float *b, int ldb,

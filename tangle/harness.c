@@ -849,6 +849,11 @@ void quartiles(const float *t, int n, double q[2])
         q[j] = i + 1 < n ? t[i] + (x - i) * (t[i + 1] - t[i]) : t[i];
     }
 }
+int timed_reps(float first_ms)
+{
+    int reps = (int)(300.0 / (first_ms > 1e-3f ? first_ms : 1e-3f));
+    return reps < 5 ? 5 : reps > 200 ? 200 : reps;
+}
 static double time_kernel(const struct kernel *kn,
                           const struct problem *p, float alpha,
                           float beta, int reps, double q[2])
@@ -866,10 +871,8 @@ static double time_kernel(const struct kernel *kn,
     CUDA_CHECK(cudaEventSynchronize(e[1]));
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaEventElapsedTime(&first, e[0], e[1]));
-    if (reps <= 0) {
-        reps = (int)(300.0 / (first > 1e-3f ? first : 1e-3f));
-        reps = reps < 5 ? 5 : reps > 200 ? 200 : reps;
-    }
+    if (reps <= 0)
+        reps = timed_reps(first);
     if (reps > MAX_REPS)
         reps = MAX_REPS;
     cudaEvent_t *ev = host_alloc(sizeof(cudaEvent_t) * (reps + 1));

@@ -93,6 +93,7 @@ double tolerance(enum precision p, int k);
 double tolerance_max(enum precision p, int k);
 double median_ms(float *t, int n);
 void quartiles(const float *t, int n, double q[2]);
+int timed_reps(float first_ms);
 void reference_product(int m, int n, int k, const float *a, int lda,
                        const float *b, int ldb, double *out,
                        double *scale);

@@ -22,7 +22,7 @@
 #define BOOK(call) do { sgemmbook_status s_ = (call); \
     FAIL_IF(s_ != SGEMMBOOK_SUCCESS, #call, sgemmbook_status_string(s_)); } while (0)
 
-enum { REPS = 17, MAX_SETS = 8 };
+enum { MAX_REPS = 200, MAX_SETS = 8 };   /* timed_reps's most */
 static int csv;
 static char gpu_name[256];
 static const char *const precision_word[] = { "fp32", "tf32", "3xtf32", "bf16" };
@@ -44,7 +44,7 @@ static const char *from_env(const char *name, const char *none)
     X(tflops, "%.2f", flops / (med * 1e9)) /* the product's rate */        \
     X(gbs, "%.2f", bytes / (med * 1e6))   /* A, B and C once / time */     \
     X(pct_cublas, "%.2f", pct)            /* of cuBLAS's median, or 100 */ \
-    X(runs, "%d", REPS)                   /* timed runs in this process */ \
+    X(runs, "%d", reps)                   /* timed runs in this process */ \
     X(check, "%s", check)                 /* ok, FAIL or - */              \
     X(gpu, "%s", gpu_name)                /* the GPU's name */             \
     X(date, "%s", date)                   /* the day of the run, UTC */    \
@@ -53,14 +53,14 @@ static const char *from_env(const char *name, const char *none)
     X(run, "%s", from_env("BOOK_RUN", "1")) /* which of the runs */
 
 static void print_speed(const char *name, const char *what, float *t,
-                        double flops, double bytes, double pct,
+                        int reps, double flops, double bytes, double pct,
                         const char *check)
 {
     char date[16];
     const char *sep = "";
     time_t now = time(NULL);
-    double med = median_ms(t, REPS), qr[2];    /* the harness's; sorts t */
-    quartiles(t, REPS, qr);
+    double med = median_ms(t, reps), qr[2];    /* the harness's; sorts t */
+    quartiles(t, reps, qr);
     if (!csv) {
         printf("%-22s %9.4f ms %8.2f TFLOP/s %6.1f %%  %-4s %s\n", name,
                med, flops / (med * 1e9), pct, check, what);
@@ -149,34 +149,56 @@ static void cublas_product(cublasHandle_t blas, sgemmbook_precision p,
                       &zero, c, CUDA_R_32F, n, how, CUBLAS_GEMM_DEFAULT));
 }
 
+struct side {                       /* what launch runs: the library's */
+    sgemmbook_handle h;             /* product (h), or cuBLAS's (h NULL) */
+    cublasHandle_t blas;
+    sgemmbook_precision p;
+    const struct operands_of *o;
+};
+
+static void launch(const struct side *x, int s)
+{
+    s %= x->o->sets;
+    if (x->h)
+        BOOK(library_product(x->h, x->p, x->o, s, x->o->c[s]));
+    else
+        cublas_product(x->blas, x->p, x->o, s, x->o->c[s]);
+}
+
+static int time_side(const struct side *x, float *t)   /* the count timed */
+{
+    cudaEvent_t e[MAX_REPS + 1];
+    int reps;
+    for (int i = 0; i <= MAX_REPS; i++)
+        CUDA(cudaEventCreate(&e[i]));
+    launch(x, 0);
+    launch(x, 1);
+    CUDA(cudaEventRecord(e[0], 0));
+    launch(x, 2);
+    CUDA(cudaEventRecord(e[1], 0));
+    CUDA(cudaEventSynchronize(e[1]));
+    CUDA(cudaEventElapsedTime(&t[0], e[0], e[1]));
+    reps = timed_reps(t[0]);
+    for (int r = 0; r < reps; r++) {
+        CUDA(cudaEventRecord(e[r], 0));
+        launch(x, 3 + r);
+    }
+    CUDA(cudaEventRecord(e[reps], 0));
+    CUDA(cudaEventSynchronize(e[reps]));
+    for (int r = 0; r < reps; r++)
+        CUDA(cudaEventElapsedTime(&t[r], e[r], e[r + 1]));
+    for (int i = 0; i <= MAX_REPS; i++)
+        CUDA(cudaEventDestroy(e[i]));
+    return reps;
+}
+
 static int measure(sgemmbook_handle h, cublasHandle_t blas,
                    sgemmbook_precision p, const struct operands_of *o,
                    const char *name, const char *what)
 {
-    float tl[REPS], tb[REPS];
-    cudaEvent_t e[4 * REPS];
-    int n = o->n;
-    sgemmbook_status s = library_product(h, p, o, 0, o->c[0]);
-    FAIL_IF(s != SGEMMBOOK_SUCCESS, "sgemmbook_gemm", sgemmbook_status_string(s));
-    cublas_product(blas, p, o, 0, o->ref);  /* both warmed up */
-    for (int i = 0; i < 4 * REPS; i++)
-        CUDA(cudaEventCreate(&e[i]));
-    for (int r = 0; r < REPS; r++) {
-        int sl = 2 * r % o->sets, sb = (2 * r + 1) % o->sets;
-        CUDA(cudaEventRecord(e[4 * r], 0));
-        BOOK(library_product(h, p, o, sl, o->c[sl]));
-        CUDA(cudaEventRecord(e[4 * r + 1], 0));
-        CUDA(cudaEventRecord(e[4 * r + 2], 0));
-        cublas_product(blas, p, o, sb, o->c[sb]);
-        CUDA(cudaEventRecord(e[4 * r + 3], 0));
-    }
-    CUDA(cudaEventSynchronize(e[4 * REPS - 1]));
-    for (int r = 0; r < REPS; r++) {
-        CUDA(cudaEventElapsedTime(&tl[r], e[4 * r], e[4 * r + 1]));
-        CUDA(cudaEventElapsedTime(&tb[r], e[4 * r + 2], e[4 * r + 3]));
-    }
-    for (int i = 0; i < 4 * REPS; i++)
-        CUDA(cudaEventDestroy(e[i]));
+    float tl[MAX_REPS], tb[MAX_REPS];
+    struct side lib = { h, blas, p, o }, blas_side = { NULL, blas, p, o };
+    int n = o->n, rl = time_side(&lib, tl), rb = time_side(&blas_side, tb);
     BOOK(library_product(h, p, o, 0, o->c[0]));    /* the checked products */
     cublas_product(blas, p, o, 0, o->ref);
     size_t count = (size_t)n * n;
@@ -196,14 +218,14 @@ static int measure(sgemmbook_handle h, cublasHandle_t blas,
     free(ref);
     double flops = 2.0 * n * n * (double)n;
     double bytes = (double)n * n * (2 * (p == SGEMMBOOK_BF16 ? 2 : 4) + 4);
-    double pct = 100.0 * median_ms(tb, REPS) / median_ms(tl, REPS);
+    double pct = 100.0 * median_ms(tb, rb) / median_ms(tl, rl);
     char label[64], blabel[80], bwhat[128];
     snprintf(label, sizeof label, "%s_%s_%d", name, precision_word[p], n);
     snprintf(blabel, sizeof blabel, "%s_cublas", label);
     snprintf(bwhat, sizeof bwhat, "cuBLAS %s, beside %s",
              precision_word[p == SGEMMBOOK_3XTF32 ? SGEMMBOOK_FP32 : p], label);
-    print_speed(label, what, tl, flops, bytes, pct, ok ? "ok" : "FAIL");
-    print_speed(blabel, bwhat, tb, flops, bytes, 100.0, "-");
+    print_speed(label, what, tl, rl, flops, bytes, pct, ok ? "ok" : "FAIL");
+    print_speed(blabel, bwhat, tb, rb, flops, bytes, 100.0, "-");
     return ok ? 0 : 1;
 }
 int main(int argc, char **argv)
