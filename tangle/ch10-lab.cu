@@ -309,21 +309,25 @@ tf32_mma(int m, int n, int k, float alpha,
             }
 }
 
-static float *scratch_buf[2];
-static size_t scratch_len[2];
+static struct scratch_set own_scratch, *scratch_now = &own_scratch;
+
+void use_scratch(struct scratch_set *set)
+{
+    scratch_now = set ? set : &own_scratch;
+}
 
 float *scratch(int i, size_t floats)
 {
-    if (floats > scratch_len[i]) {
-        if (scratch_buf[i])
-            CUDA_CHECK(cudaFree(scratch_buf[i]));
-        scratch_buf[i] = NULL;    /* nothing held if the allocation fails */
-        scratch_len[i] = 0;
-        CUDA_CHECK(cudaMalloc((void **)&scratch_buf[i],
-                              floats * sizeof(float)));
-        scratch_len[i] = floats;
+    struct scratch_set *s = scratch_now;
+    if (floats > s->len[i]) {
+        if (s->buf[i])
+            CUDA_CHECK(cudaFree(s->buf[i]));
+        s->buf[i] = NULL;         /* nothing held if the allocation fails */
+        s->len[i] = 0;
+        CUDA_CHECK(cudaMalloc((void **)&s->buf[i], floats * sizeof(float)));
+        s->len[i] = floats;
     }
-    return scratch_buf[i];
+    return s->buf[i];
 }
 
 void reserve_scratch(int m, int n, int k, const struct operands *set)
@@ -335,11 +339,12 @@ void reserve_scratch(int m, int n, int k, const struct operands *set)
 
 void free_scratch(void)
 {
+    struct scratch_set *s = scratch_now;
     for (int i = 0; i < 2; i++) {
-        if (scratch_buf[i])
-            CUDA_CHECK(cudaFree(scratch_buf[i]));
-        scratch_buf[i] = NULL;
-        scratch_len[i] = 0;
+        if (s->buf[i])
+            CUDA_CHECK(cudaFree(s->buf[i]));
+        s->buf[i] = NULL;
+        s->len[i] = 0;
     }
 }
 

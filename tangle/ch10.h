@@ -82,6 +82,11 @@ constexpr size_t mma_bytes(void)
     return (size_t)STAGES * (BM + BN) * 128;
 }
 
+struct scratch_set {               /* two buffers that grow as needed */
+    float *buf[2];
+    size_t len[2];                 /* floats each holds */
+};
+void use_scratch(struct scratch_set *set);
 float *scratch(int i, size_t floats);
 __global__ void transpose_round(const float *b, int ldb, float *bt, int ldt,
                                 int k, int n, int round);

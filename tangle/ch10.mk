@@ -7,7 +7,7 @@ slide_idea := Tensor cores: \texttt{mma.sync} on fragments loaded with \texttt{l
     | TF32 at $8192^3$: {{ch10.mma.8192.tflops}} TFLOP/s, {{model.mma_pct_ceiling}}\% of the \texttt{mma.sync} ceiling \
     | Predictions: issue {{verdict.ch10_issue}}, rate {{verdict.ch10_rate}}
 programs := ch10 ch10sweep
-budget := 1350
+budget := 1360
 roots := ch10.h
 links := ch9 ch8 ch5
 micro := ch10peak

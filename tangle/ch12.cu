@@ -329,25 +329,29 @@ __global__ void split_transposed(const float *b, int ldb, float *big,
                 small[(size_t)(y + j) * ld + x] = lo;
         }
 }
-static float *pass_buf;
-static size_t pass_len;
+static struct pass_set own_passes, *passes_now = &own_passes;
+
+void use_passes(struct pass_set *set)
+{
+    passes_now = set ? set : &own_passes;
+}
 
 static void free_passes(void)
 {
-    if (pass_buf)
-        CUDA_CHECK(cudaFree(pass_buf));
-    pass_buf = NULL;
-    pass_len = 0;
+    if (passes_now->buf)
+        CUDA_CHECK(cudaFree(passes_now->buf));
+    passes_now->buf = NULL;
+    passes_now->len = 0;
 }
 
 static void reserve_passes(int m, int n, int k, const struct operands *set)
 {
     size_t floats = 2 * ((size_t)m + n) * (CEIL_DIV(k, 4) * 4);
     (void)set;
-    if (floats > pass_len) {
+    if (floats > passes_now->len) {
         free_passes();            /* nothing held if the allocation fails */
-        CUDA_CHECK(cudaMalloc((void **)&pass_buf, floats * sizeof(float)));
-        pass_len = floats;
+        CUDA_CHECK(cudaMalloc((void **)&passes_now->buf, floats * sizeof(float)));
+        passes_now->len = floats;
     }
 }
 
@@ -429,7 +433,7 @@ static void slices_tf32(int splits, int m, int n, int k, float alpha,
     typedef hopper_shape<KIND, M64> S;
     struct hopper_maps maps;
     int ld = CEIL_DIV(k, 4) * 4, x3 = KIND == X3_KIND;
-    float *ab = pass_buf, *as = ab + (size_t)m * ld;
+    float *ab = passes_now->buf, *as = ab + (size_t)m * ld;
     float *bb = as + (size_t)m * ld, *bs = bb + (size_t)n * ld;
     split_rows<<<dim3(m, CEIL_DIV(ld / 4, 128)), 128>>>(a, lda, ab,
                                                        x3 ? as : NULL, ld, m, k);

@@ -25,6 +25,11 @@ void hopper_3xtf32_split(int splits, int m, int n, int k, float alpha,
                          float *c, int ldc);
 void hopper_reserve(int m, int n, int k, const struct operands *set);
 void hopper_release(void);
+struct pass_set {                  /* the passes' four matrices, in one */
+    float *buf;
+    size_t len;                    /* floats it holds */
+};
+void use_passes(struct pass_set *set);   /* NULL: the program's own */
 /* whether the copy engine can read rows of [size]-byte numbers at x */
 int tma_ok(const void *x, int ld, int size);
 /* whether a persistent BF16 product takes whole tiles of 256 rows */

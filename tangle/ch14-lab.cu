@@ -470,31 +470,36 @@ direct_gemm(const __grid_constant__ struct direct_maps maps, int m, int n,
     }
 #endif
 }
-static float *split_partials;
-static int *split_flags, split_epoch, split_sms;   /* room for split_sms SMs */
+static struct gemm_workspace own_work, *work = &own_work;
 
+void gemm_use(struct gemm_workspace *w)
+{
+    work = w ? w : &own_work;
+    use_scratch(w ? &w->scratch : NULL);
+    use_passes(w ? &w->passes : NULL);
+}
 static void split_release(void)
 {
-    if (split_partials)
-        CUDA_CHECK(cudaFree(split_partials));
-    if (split_flags)
-        CUDA_CHECK(cudaFree(split_flags));
-    split_partials = NULL;
-    split_flags = NULL;
-    split_sms = 0;
+    if (work->partials)
+        CUDA_CHECK(cudaFree(work->partials));
+    if (work->flags)
+        CUDA_CHECK(cudaFree(work->flags));
+    work->partials = NULL;
+    work->flags = NULL;
+    work->sms = 0;
 }
 
 static void split_reserve(void)
 {
     int sms = sm_count();
-    if (sms <= split_sms)
+    if (sms <= work->sms)
         return;
     split_release();
-    CUDA_CHECK(cudaMalloc((void **)&split_partials,
+    CUDA_CHECK(cudaMalloc((void **)&work->partials,
                           (size_t)sms * 256 * 128 * sizeof(float)));
-    CUDA_CHECK(cudaMalloc((void **)&split_flags, sms * sizeof(int)));
-    CUDA_CHECK(cudaMemset(split_flags, 0, sms * sizeof(int)));
-    split_sms = sms;
+    CUDA_CHECK(cudaMalloc((void **)&work->flags, sms * sizeof(int)));
+    CUDA_CHECK(cudaMemset(work->flags, 0, sms * sizeof(int)));
+    work->sms = sms;
 }
 
 template <int KIND, int TN, typename T>
@@ -509,9 +514,9 @@ static void launch_direct(const struct gemm_plan *p, int m, int n, int k,
     struct last_wave lw = { p->wave.tiles, p->wave.slice, NULL, NULL, 0 };
     if (lw.tiles) {
         split_reserve();
-        lw.partials = split_partials;
-        lw.flags = split_flags;
-        lw.epoch = split_epoch = split_epoch % 0x7fffffff + 1;   /* never 0 */
+        lw.partials = work->partials;
+        lw.flags = work->flags;
+        lw.epoch = work->epoch = work->epoch % 0x7fffffff + 1;   /* never 0 */
     }
     if (S::X3) {
         int ld = CEIL_DIV(k, 8) * 8;                /* rows on 32 bytes */
@@ -561,8 +566,6 @@ static void launch_direct_rows(const struct gemm_plan *p, int m, int n,
         }
     }
 }
-static char *pad_buf;
-static size_t pad_len;
 
 enum { PAD_THREADS = 256, PAD_UNROLL = 4 };
 
@@ -597,25 +600,25 @@ static const void *aligned_copy(const void *x, int rows, int cols, int ld,
               rows < 65535 ? rows : 65535);
     *ld_to = padded(cols, size);
     if (size == 4)
-        pad_rows<float><<<grid, PAD_THREADS>>>((float *)(pad_buf + at),
+        pad_rows<float><<<grid, PAD_THREADS>>>((float *)(work->pad + at),
             *ld_to, (const float *)x, ld, rows, cols);
     else
-        pad_rows<bf16_bits><<<grid, PAD_THREADS>>>((bf16_bits *)(pad_buf + at),
+        pad_rows<bf16_bits><<<grid, PAD_THREADS>>>((bf16_bits *)(work->pad + at),
             *ld_to, (const bf16_bits *)x, ld, rows, cols);
     CUDA_CHECK(cudaGetLastError());
-    return pad_buf + at;
+    return work->pad + at;
 }
 
 static void pad_reserve(int m, int n, int k)
 {
     size_t len = 4 * ((size_t)m * padded(k, 4) + (size_t)k * padded(n, 4));
-    if (len > pad_len) {
-        if (pad_buf)
-            CUDA_CHECK(cudaFree(pad_buf));
-        pad_buf = NULL;           /* nothing held if the allocation fails */
-        pad_len = 0;
-        CUDA_CHECK(cudaMalloc((void **)&pad_buf, len));
-        pad_len = len;
+    if (len > work->pad_len) {
+        if (work->pad)
+            CUDA_CHECK(cudaFree(work->pad));
+        work->pad = NULL;         /* nothing held if the allocation fails */
+        work->pad_len = 0;
+        CUDA_CHECK(cudaMalloc((void **)&work->pad, len));
+        work->pad_len = len;
     }
 }
 void gemm_reserve(int m, int n, int k, const struct operands *set)
@@ -630,10 +633,10 @@ void gemm_release(void)
     hopper_release();
     split_release();
     free_scratch();
-    if (pad_buf)
-        CUDA_CHECK(cudaFree(pad_buf));
-    pad_buf = NULL;
-    pad_len = 0;
+    if (work->pad)
+        CUDA_CHECK(cudaFree(work->pad));
+    work->pad = NULL;
+    work->pad_len = 0;
 }
 template <typename F>
 static struct kernel_use use_of(F *kernel, const struct gpu_limits *g)

@@ -73,14 +73,14 @@ struct sgemmbook_context {
     long smem;                  /* ... and shared memory a block (0: all) */
     cudaStream_t stream;        /* the caller's; 0 is the legacy stream */
     cudaEvent_t ready;          /* what the caller's stream held before */
+    cudaEvent_t done;           /* its latest product */
+    struct gemm_workspace work; /* its buffers */
 };
 
 namespace {
-std::mutex lock;                /* over the chapters' shared buffers */
-int handles;                    /* alive; the buffers go with the last */
-int device = -1;                /* the GPU the buffers are on */
+std::mutex lock;                /* over the chapters' host state */
+int device = -1;                /* the GPU the library runs on */
 const sgemmbook_context *calling;   /* the handle of the call under way */
-cudaEvent_t last;               /* the library's latest work */
 
 sgemmbook_status status_of(cudaError_t e)
 {
@@ -123,12 +123,13 @@ API sgemmbook_status sgemmbook_create(sgemmbook_handle *handle)
     if (device >= 0 && dev != device)
         return SGEMMBOOK_NOT_SUPPORTED;   /* the library's GPU is another */
     sgemmbook_context *h = new (std::nothrow) sgemmbook_context{
-        dev, major == 9 && minor == 0, SGEMMBOOK_KERNELS_OWN, 0, 0, 0, 0 };
+        dev, major == 9 && minor == 0, SGEMMBOOK_KERNELS_OWN, 0, 0, 0, 0, 0,
+        {} };
     if (!h)
         return SGEMMBOOK_ALLOC_FAILED;
     e = cudaEventCreateWithFlags(&h->ready, cudaEventDisableTiming);
-    if (e == cudaSuccess && !handles)
-        e = cudaEventCreateWithFlags(&last, cudaEventDisableTiming);
+    if (e == cudaSuccess)
+        e = cudaEventCreateWithFlags(&h->done, cudaEventDisableTiming);
     if (e != cudaSuccess) {
         if (h->ready)
             cudaEventDestroy(h->ready);
@@ -136,7 +137,6 @@ API sgemmbook_status sgemmbook_create(sgemmbook_handle *handle)
         cudaGetLastError();
         return status_of(e);
     }
-    handles++;
     device = dev;
     *handle = h;
     return SGEMMBOOK_SUCCESS;
@@ -147,19 +147,19 @@ API sgemmbook_status sgemmbook_destroy(sgemmbook_handle h)
     if (!h)
         return SGEMMBOOK_INVALID_HANDLE;
     std::lock_guard<std::mutex> held(lock);
-    int saved = -1, last_one = --handles == 0;
+    int saved = -1;
     try {
         CUDA_CHECK(cudaGetDevice(&saved));
         CUDA_CHECK(cudaSetDevice(h->device));
         CUDA_CHECK(cudaEventDestroy(h->ready));
-        if (last_one) {
-            CUDA_CHECK(cudaEventDestroy(last));
-            gemm_release();
-        }
+        CUDA_CHECK(cudaEventDestroy(h->done));
+        gemm_use(&h->work);
+        gemm_release();
     } catch (const cuda_failure &f) {
         s = status_of(f.error);
         cudaGetLastError();
     }
+    gemm_use(NULL);
     if (saved >= 0)
         cudaSetDevice(saved);
     delete h;
@@ -218,11 +218,12 @@ API sgemmbook_status sgemmbook_gemm(sgemmbook_handle h,
     try {
         held.lock();
         calling = h;
+        gemm_use(&h->work);
         CUDA_CHECK(cudaGetDevice(&saved));
         CUDA_CHECK(cudaSetDevice(h->device));
         CUDA_CHECK(cudaEventRecord(h->ready, caller));
         CUDA_CHECK(cudaStreamWaitEvent(cudaStreamPerThread, h->ready, 0));
-        CUDA_CHECK(cudaStreamWaitEvent(cudaStreamPerThread, last, 0));
+        CUDA_CHECK(cudaStreamWaitEvent(cudaStreamPerThread, h->done, 0));
         const float *fa = (const float *)a, *fb = (const float *)b;
         switch (precision) {
         case SGEMMBOOK_FP32:
@@ -250,12 +251,13 @@ API sgemmbook_status sgemmbook_gemm(sgemmbook_handle h,
         s = SGEMMBOOK_CUDA_ERROR;
     }
     /* what was queued, the caller's stream waits for, even after a failure */
-    if (held.owns_lock() && (cudaEventRecord(last, cudaStreamPerThread) != cudaSuccess
-                             || cudaStreamWaitEvent(caller, last, 0) != cudaSuccess)) {
+    if (held.owns_lock() && (cudaEventRecord(h->done, cudaStreamPerThread) != cudaSuccess
+                             || cudaStreamWaitEvent(caller, h->done, 0) != cudaSuccess)) {
         cudaGetLastError();
         if (s == SGEMMBOOK_SUCCESS)
             s = SGEMMBOOK_CUDA_ERROR;
     }
+    gemm_use(NULL);
     calling = NULL;
     if (saved >= 0)
         cudaSetDevice(saved);
