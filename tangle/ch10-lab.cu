@@ -320,10 +320,11 @@ float *scratch(int i, size_t floats)
 {
     struct scratch_set *s = scratch_now;
     if (floats > s->len[i]) {
-        if (s->buf[i])
-            CUDA_CHECK(cudaFree(s->buf[i]));
-        s->buf[i] = NULL;         /* nothing held if the allocation fails */
+        float *old = s->buf[i];
+        s->buf[i] = NULL;         /* nothing held if a call below fails */
         s->len[i] = 0;
+        if (old)
+            CUDA_CHECK(cudaFree(old));
         CUDA_CHECK(cudaMalloc((void **)&s->buf[i], floats * sizeof(float)));
         s->len[i] = floats;
     }
@@ -341,10 +342,11 @@ void free_scratch(void)
 {
     struct scratch_set *s = scratch_now;
     for (int i = 0; i < 2; i++) {
-        if (s->buf[i])
-            CUDA_CHECK(cudaFree(s->buf[i]));
+        float *old = s->buf[i];
         s->buf[i] = NULL;
         s->len[i] = 0;
+        if (old)
+            CUDA_CHECK(cudaFree(old));
     }
 }
 

@@ -338,10 +338,11 @@ void use_passes(struct pass_set *set)
 
 static void free_passes(void)
 {
-    if (passes_now->buf)
-        CUDA_CHECK(cudaFree(passes_now->buf));
-    passes_now->buf = NULL;
+    float *old = passes_now->buf;
+    passes_now->buf = NULL;       /* nothing held if the free fails */
     passes_now->len = 0;
+    if (old)
+        CUDA_CHECK(cudaFree(old));
 }
 
 static void reserve_passes(int m, int n, int k, const struct operands *set)

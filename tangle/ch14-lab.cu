@@ -480,13 +480,15 @@ void gemm_use(struct gemm_workspace *w)
 }
 static void split_release(void)
 {
-    if (work->partials)
-        CUDA_CHECK(cudaFree(work->partials));
-    if (work->flags)
-        CUDA_CHECK(cudaFree(work->flags));
-    work->partials = NULL;
+    float *partials = work->partials;
+    int *flags = work->flags;
+    work->partials = NULL;        /* nothing held if a free fails */
     work->flags = NULL;
     work->sms = 0;
+    if (partials)
+        CUDA_CHECK(cudaFree(partials));
+    if (flags)
+        CUDA_CHECK(cudaFree(flags));
 }
 
 static void split_reserve(void)
@@ -609,14 +611,20 @@ static const void *aligned_copy(const void *x, int rows, int cols, int ld,
     return work->pad + at;
 }
 
+static void pad_free(void)
+{
+    char *old = work->pad;
+    work->pad = NULL;
+    work->pad_len = 0;
+    if (old)
+        CUDA_CHECK(cudaFree(old));
+}
+
 static void pad_reserve(int m, int n, int k)
 {
     size_t len = 4 * ((size_t)m * padded(k, 4) + (size_t)k * padded(n, 4));
     if (len > work->pad_len) {
-        if (work->pad)
-            CUDA_CHECK(cudaFree(work->pad));
-        work->pad = NULL;         /* nothing held if the allocation fails */
-        work->pad_len = 0;
+        pad_free();               /* nothing held if a call fails */
         CUDA_CHECK(cudaMalloc((void **)&work->pad, len));
         work->pad_len = len;
     }
@@ -633,10 +641,7 @@ void gemm_release(void)
     hopper_release();
     split_release();
     free_scratch();
-    if (work->pad)
-        CUDA_CHECK(cudaFree(work->pad));
-    work->pad = NULL;
-    work->pad_len = 0;
+    pad_free();
 }
 template <typename F>
 static struct kernel_use use_of(F *kernel, const struct gpu_limits *g)

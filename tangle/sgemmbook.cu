@@ -73,14 +73,15 @@ struct sgemmbook_context {
     long smem;                  /* ... and shared memory a block (0: all) */
     cudaStream_t stream;        /* the caller's; 0 is the legacy stream */
     cudaEvent_t ready;          /* what the caller's stream held before */
-    cudaEvent_t done;           /* its latest product */
     struct gemm_workspace work; /* its buffers */
 };
 
 namespace {
 std::mutex lock;                /* over the chapters' host state */
+int handles;                    /* alive; the event last goes with the last */
 int device = -1;                /* the GPU the library runs on */
 const sgemmbook_context *calling;   /* the handle of the call under way */
+cudaEvent_t last;               /* the library's latest work */
 
 sgemmbook_status status_of(cudaError_t e)
 {
@@ -123,13 +124,12 @@ API sgemmbook_status sgemmbook_create(sgemmbook_handle *handle)
     if (device >= 0 && dev != device)
         return SGEMMBOOK_NOT_SUPPORTED;   /* the library's GPU is another */
     sgemmbook_context *h = new (std::nothrow) sgemmbook_context{
-        dev, major == 9 && minor == 0, SGEMMBOOK_KERNELS_OWN, 0, 0, 0, 0, 0,
-        {} };
+        dev, major == 9 && minor == 0, SGEMMBOOK_KERNELS_OWN, 0, 0, 0, 0, {} };
     if (!h)
         return SGEMMBOOK_ALLOC_FAILED;
     e = cudaEventCreateWithFlags(&h->ready, cudaEventDisableTiming);
-    if (e == cudaSuccess)
-        e = cudaEventCreateWithFlags(&h->done, cudaEventDisableTiming);
+    if (e == cudaSuccess && !handles)
+        e = cudaEventCreateWithFlags(&last, cudaEventDisableTiming);
     if (e != cudaSuccess) {
         if (h->ready)
             cudaEventDestroy(h->ready);
@@ -137,6 +137,7 @@ API sgemmbook_status sgemmbook_create(sgemmbook_handle *handle)
         cudaGetLastError();
         return status_of(e);
     }
+    handles++;
     device = dev;
     *handle = h;
     return SGEMMBOOK_SUCCESS;
@@ -147,12 +148,10 @@ API sgemmbook_status sgemmbook_destroy(sgemmbook_handle h)
     if (!h)
         return SGEMMBOOK_INVALID_HANDLE;
     std::lock_guard<std::mutex> held(lock);
-    int saved = -1;
+    int saved = -1, last_one = --handles == 0;
     try {
         CUDA_CHECK(cudaGetDevice(&saved));
         CUDA_CHECK(cudaSetDevice(h->device));
-        CUDA_CHECK(cudaEventDestroy(h->ready));
-        CUDA_CHECK(cudaEventDestroy(h->done));
         gemm_use(&h->work);
         gemm_release();
     } catch (const cuda_failure &f) {
@@ -160,6 +159,11 @@ API sgemmbook_status sgemmbook_destroy(sgemmbook_handle h)
         cudaGetLastError();
     }
     gemm_use(NULL);
+    if ((cudaEventDestroy(h->ready) != cudaSuccess
+         || (last_one && cudaEventDestroy(last) != cudaSuccess))
+        && s == SGEMMBOOK_SUCCESS)
+        s = SGEMMBOOK_CUDA_ERROR;
+    cudaGetLastError();
     if (saved >= 0)
         cudaSetDevice(saved);
     delete h;
@@ -171,6 +175,7 @@ API sgemmbook_status sgemmbook_set_stream(sgemmbook_handle h,
 {
     if (!h)
         return SGEMMBOOK_INVALID_HANDLE;
+    std::lock_guard<std::mutex> held(lock);   /* a product may be reading */
     h->stream = stream;
     return SGEMMBOOK_SUCCESS;
 }
@@ -182,6 +187,7 @@ API sgemmbook_status sgemmbook_set_kernels(sgemmbook_handle h,
         return SGEMMBOOK_INVALID_HANDLE;
     if (kernels != SGEMMBOOK_KERNELS_OWN && kernels != SGEMMBOOK_KERNELS_AMPERE)
         return SGEMMBOOK_NOT_SUPPORTED;
+    std::lock_guard<std::mutex> held(lock);
     h->kernels = kernels;
     return SGEMMBOOK_SUCCESS;
 }
@@ -193,6 +199,7 @@ API sgemmbook_status sgemmbook_set_limits(sgemmbook_handle h, int sms,
         return SGEMMBOOK_INVALID_HANDLE;
     if (sms < 0 || smem_per_block < 0)
         return SGEMMBOOK_INVALID_SIZE;
+    std::lock_guard<std::mutex> held(lock);
     h->sms = sms;
     h->smem = smem_per_block;
     return SGEMMBOOK_SUCCESS;
@@ -212,18 +219,21 @@ API sgemmbook_status sgemmbook_gemm(sgemmbook_handle h,
         return SGEMMBOOK_INVALID_HANDLE;
     if (m == 0 || n == 0)
         return SGEMMBOOK_SUCCESS;
-    cudaStream_t caller = h->stream ? h->stream : cudaStreamLegacy;
+    cudaStream_t caller = cudaStreamLegacy;
     std::unique_lock<std::mutex> held(lock, std::defer_lock);
-    int saved = -1;
+    int saved = -1, waiting = 0;
     try {
         held.lock();
         calling = h;
         gemm_use(&h->work);
+        if (h->stream)
+            caller = h->stream;
         CUDA_CHECK(cudaGetDevice(&saved));
         CUDA_CHECK(cudaSetDevice(h->device));
         CUDA_CHECK(cudaEventRecord(h->ready, caller));
         CUDA_CHECK(cudaStreamWaitEvent(cudaStreamPerThread, h->ready, 0));
-        CUDA_CHECK(cudaStreamWaitEvent(cudaStreamPerThread, h->done, 0));
+        CUDA_CHECK(cudaStreamWaitEvent(cudaStreamPerThread, last, 0));
+        waiting = 1;
         const float *fa = (const float *)a, *fb = (const float *)b;
         switch (precision) {
         case SGEMMBOOK_FP32:
@@ -251,14 +261,16 @@ API sgemmbook_status sgemmbook_gemm(sgemmbook_handle h,
         s = SGEMMBOOK_CUDA_ERROR;
     }
     /* what was queued, the caller's stream waits for, even after a failure */
-    if (held.owns_lock() && (cudaEventRecord(h->done, cudaStreamPerThread) != cudaSuccess
-                             || cudaStreamWaitEvent(caller, h->done, 0) != cudaSuccess)) {
+    if (waiting && (cudaEventRecord(last, cudaStreamPerThread) != cudaSuccess
+                    || cudaStreamWaitEvent(caller, last, 0) != cudaSuccess)) {
         cudaGetLastError();
         if (s == SGEMMBOOK_SUCCESS)
             s = SGEMMBOOK_CUDA_ERROR;
     }
-    gemm_use(NULL);
-    calling = NULL;
+    if (held.owns_lock()) {
+        gemm_use(NULL);
+        calling = NULL;
+    }
     if (saved >= 0)
         cudaSetDevice(saved);
     return s;
