@@ -410,6 +410,12 @@ test_lib() {
     got=$(sed -n 's/^create: //p' "$tmp/libcheck")
     [ "$got" = "$want" ] && ok "sgemmbook_create says $got on this machine" \
         || fail "sgemmbook_create on this machine" "status ${got:-none}, not $want"
+    if [ -x tests/libverify ]; then
+        rc=0; tests/libverify 5x5 > "$tmp/lv" 2>&1 || rc=$?
+        [ $rc = 2 ] && [ "$(wc -l < "$tmp/lv")" = 1 ] \
+            && ok "tests/libverify refuses a shape that is not MxNxK, in one line, exit 2, GPU or not" \
+            || fail "tests/libverify refuses a bad shape" "exit $rc: $(cat "$tmp/lv")"
+    else fail "tests/libverify refuses a bad shape" "tests/libverify was not built"; fi
     cuda_inc=$(dirname "$(command -v nvcc)")/../include
     printf '#include <cuda_runtime_api.h>\n#include "sgemmbook.h"\nint f(sgemmbook_handle h, cudaStream_t s) { return sgemmbook_set_stream(h, s); }\n' \
         > "$tmp/lib.cc"

@@ -3,10 +3,9 @@
    each precision, with alpha = 1, beta = 0 and unpadded rows, then with
    alpha = -1.5, beta = 0.5 and rows padded by 3: C against a float64
    product of the same inputs (BF16: of the inputs rounded to BF16),
-   the error ||C - R||_F / || |A||B| ||_F at most the harness's bound,
-   tolerance() of harness.h (taken against the product of the absolute
-   values, so that a sum that cancels is not held to a bound it cannot
-   meet), no NaN, and C's padding untouched.  First, a handle that
+   judged by the harness's own verify() (harness.h): the error and the
+   worst element's within their bounds, no NaN or infinity, and C's
+   padding untouched.  First, a handle that
    plans for 4 SMs runs each shape in each precision, so that the
    buffers the dispatchers keep must grow for the plans of every SM
    that follow.  Then two host threads, each with
@@ -45,7 +44,7 @@ struct job {
     float alpha, beta;
     cudaStream_t stream;
     sgemmbook_handle h;
-    char said[200];
+    char said[300];
 };
 
 static unsigned short to_bf16(float x)
@@ -78,24 +77,19 @@ static void run(struct job *j)
         fprintf(stderr, "libverify: out of host memory\n");
         exit(1);
     }
-    unsigned seed = (unsigned)(m * 7919 + n * 104729 + k * 31 + j->p);
+    unsigned long long seed = (unsigned long long)m * 7919 + n * 104729 + k * 31 + j->p;
+    fill_random(a, na, seed);                  /* the harness's inputs */
+    fill_random(b, nb, seed + 1);
+    fill_random(c0, nc, seed + 2);
     for (i = 0; i < na; i++) {
-        seed = seed * 1664525u + 1013904223u;
-        a[i] = (float)(seed >> 8) / (1 << 23) - 1.0f;
         a16[i] = to_bf16(a[i]);
         if (bf16)
             a[i] = from_bf16(a16[i]);
     }
     for (i = 0; i < nb; i++) {
-        seed = seed * 1664525u + 1013904223u;
-        b[i] = (float)(seed >> 8) / (1 << 23) - 1.0f;
         b16[i] = to_bf16(b[i]);
         if (bf16)
             b[i] = from_bf16(b16[i]);
-    }
-    for (i = 0; i < nc; i++) {
-        seed = seed * 1664525u + 1013904223u;
-        c0[i] = (float)(seed >> 8) / (1 << 23) - 1.0f;
     }
     CUDA(cudaMalloc(&da, na * size));
     CUDA(cudaMalloc(&db, nb * size));
@@ -107,38 +101,38 @@ static void run(struct job *j)
                                         da, lda, db, ldb, j->beta, dc, ldc);
     CUDA(cudaMemcpyAsync(c, dc, nc * 4, cudaMemcpyDeviceToHost, j->stream));
     CUDA(cudaStreamSynchronize(j->stream));
-    double num = 0, den = 0;
-    int nan = 0, padding = 0;
+    /* the reference as the harness makes it: alpha AB + beta C0, and
+       each element's scale, |alpha| ||a_i|| ||b_j|| + |beta c0| */
+    double *ref = malloc((size_t)m * n * sizeof(double) + 1);
+    double *scale = malloc((size_t)m * n * sizeof(double) + 1);
+    int padding = 0;
+    if (!ref || !scale) {
+        fprintf(stderr, "libverify: out of host memory\n");
+        exit(1);
+    }
+    reference_product(m, n, k, a, lda, b, ldb, ref, scale);
     for (int r = 0; r < m; r++)
         for (int q = 0; q < ldc; q++) {
-            size_t at = (size_t)r * ldc + q;
+            size_t at = (size_t)r * ldc + q, rq = (size_t)r * n + q;
             if (q >= n) {
                 padding += memcmp(&c[at], &c0[at], 4) != 0;
                 continue;
             }
-            double ref = 0, abs_ = 0;
-            for (int e = 0; e < k; e++) {
-                double x = (double)a[(size_t)r * lda + e] * b[(size_t)e * ldb + q];
-                ref += x;
-                abs_ += fabs(x);
-            }
-            ref = j->alpha * ref + j->beta * (double)c0[at];
-            abs_ = fabs(j->alpha) * abs_ + fabs(j->beta * (double)c0[at]);
-            nan += c[at] != c[at];
-            num += (c[at] - ref) * (c[at] - ref);
-            den += abs_ * abs_;
+            ref[rq] = j->alpha * ref[rq] + j->beta * (double)c0[at];
+            scale[rq] = fabs(j->alpha) * scale[rq] + fabs(j->beta * (double)c0[at]);
         }
     padding += memcmp(&c[nc - 1], &c0[nc - 1], 4) != 0;   /* past the end */
-    double err = den > 0 ? sqrt(num / den) : sqrt(num), bound = tolerance(book_precision[j->p], k);
-    j->ok = s == SGEMMBOOK_SUCCESS && !nan && !padding && err <= bound;
+    struct verdict v = verify(c, ldc, ref, scale, m, n, k, book_precision[j->p]);
+    j->ok = s == SGEMMBOOK_SUCCESS && v.ok && !padding;
     snprintf(j->said, sizeof j->said, "%s %dx%dx%d alpha %g beta %g pad %d: %s, error %.1e "
-             "(bound %.1e)%s%s", names[j->p], m, n, k, j->alpha, j->beta, j->pad,
-             sgemmbook_status_string(s), err, bound, nan ? ", NaN" : "",
+             "(bound %.1e), worst %.1e (bound %.1e)%s%s", names[j->p], m, n, k,
+             j->alpha, j->beta, j->pad, sgemmbook_status_string(s), v.err, v.tol,
+             v.max_err, v.tol_max, v.nonfinite ? ", not finite" : "",
              padding ? ", C's padding written" : "");
     CUDA(cudaFree(da));
     CUDA(cudaFree(db));
     CUDA(cudaFree(dc));
-    free(a), free(b), free(c), free(c0), free(a16), free(b16);
+    free(a), free(b), free(c), free(c0), free(a16), free(b16), free(ref), free(scale);
 }
 
 static void *thread_main(void *arg)          /* one handle, one stream */
@@ -187,6 +181,18 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    int shape[64][3], shapes = 0;      /* the shapes, before the GPU */
+    for (int i = first; i < argc; i++) {
+        int *d = shape[shapes];
+        char end;
+        if (shapes == 64 || sscanf(argv[i], "%dx%dx%d%c", &d[0], &d[1], &d[2], &end) != 3
+            || d[0] < 1 || d[1] < 1 || d[2] < 1 || (double)d[0] * d[1] * d[2] > 4e9) {
+            fprintf(stderr, "libverify: %s: not MxNxK (each at least 1, their product at "
+                    "most 4e9, 64 shapes at most)\n", argv[i]);
+            return 2;
+        }
+        shapes++;
+    }
     sgemmbook_handle h;
     sgemmbook_status s = sgemmbook_create(&h);
     if (s == SGEMMBOOK_NO_DEVICE || s == SGEMMBOOK_NOT_SUPPORTED) {
@@ -202,18 +208,6 @@ int main(int argc, char **argv)
     if (sgemmbook_set_limits(h, sms, smem) != SGEMMBOOK_SUCCESS) {
         fprintf(stderr, "libverify: sgemmbook_set_limits refused %d SMs, %ld bytes\n", sms, smem);
         return 1;
-    }
-    int shape[64][3], shapes = 0;
-    for (int i = first; i < argc; i++) {
-        int *d = shape[shapes];
-        char end;
-        if (shapes == 64 || sscanf(argv[i], "%dx%dx%d%c", &d[0], &d[1], &d[2], &end) != 3
-            || d[0] < 1 || d[1] < 1 || d[2] < 1 || (double)d[0] * d[1] * d[2] > 4e9) {
-            fprintf(stderr, "libverify: %s: not MxNxK (each at least 1, their product at "
-                    "most 4e9, 64 shapes at most)\n", argv[i]);
-            return 2;
-        }
-        shapes++;
     }
     /* a handle of 4 SMs first: its plans reserve the least */
     sgemmbook_handle few;
