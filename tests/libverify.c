@@ -14,7 +14,8 @@
 
      libverify [--one-thread] [--ampere] [--sms N --smem-limit B] MxNxK...
                                (--ampere: the kernels of Ampere, whose
-                               3xTF32 is FP32 on the CUDA cores;
+                               3xTF32 is chapter 11's on mma.sync, or
+                               FP32 on the CUDA cores;
                                --sms, --smem-limit: plan as for a GPU
                                of N SMs and B bytes of shared memory a
                                block, sgemmbook_set_limits)
