@@ -230,3 +230,5 @@ compare.ch14_lib_3xtf32 := ch14.micro.hopper_3xtf32_4096.ms ; ch14.3xtf32.4096.m
     ch14.micro.hopper_3xtf32_4096.spread_pct ; ch14.3xtf32.4096.spread_pct | slower than / faster than
 compare.ch14_lib_bf16 := ch14.micro.hopper_bf16_4096.ms ; ch14.bf16.4096.ms ; \
     ch14.micro.hopper_bf16_4096.spread_pct ; ch14.bf16.4096.spread_pct | slower than / faster than
+model.ch14_clock_slow_pct := 100 * (ch14.clock.default.ms / ch14.clock.reps17.ms - 1) | %.0f
+model.ch14_clock_drop_pct := 100 * (1 - ch14.clock.default.clock_min_mhz / ch14.clock.default.top_mhz) | %.0f

@@ -50,6 +50,8 @@ USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
   bookdata gpu-dir N...            results/<this machine's GPU>
   bookdata runs-short RESULTS [N]  the timed figures measured in fewer
                                    than N runs (3) (exit 1 if any)
+  bookdata clocklog FOLDER         clock-ch14.csv from the log of
+                                   book/tools/clock-experiment (clock.py)
   bookdata nw-upto N | --all       the noweb files chapter N tangles
   bookdata draw-shapes N SEED      chapter N's validation set: its field
                                    validation's count of shapes, drawn
@@ -397,6 +399,18 @@ def cmd_runs_short(args):
     return 1 if bad else 0
 
 
+def cmd_clocklog(args):
+    _need(args, 1, 'clocklog FOLDER')
+    from . import clock
+    if not os.path.isdir(args[0]):
+        raise Usage('clocklog: no folder %s' % args[0])
+    try:
+        sys.stdout.write(clock.csv_text(clock.summary(args[0])))
+    except (OSError, clock.ClockError) as e:
+        raise Usage('clocklog: %s' % e)
+    return 0
+
+
 def cmd_title(args):
     _need(args, 1, 'title NW')
     print(readme.chapter_title(args[0]))
@@ -465,6 +479,7 @@ COMMANDS = {
     'lab-screen': cmd_lab_screen,
     'gpu-dir': cmd_gpu_dir,
     'runs-short': cmd_runs_short,
+    'clocklog': cmd_clocklog,
     'nw-upto': cmd_nw_upto,
     'make-vars': cmd_make_vars,
     'draw-shapes': cmd_draw_shapes,

@@ -144,7 +144,7 @@ def size_of(r):
 
 def chapter_of(f):
     f = re.sub(r'^.*/', '', f, count=1, flags=re.S)
-    f = re.sub(r'^(answers-)?(ncu-|sass-|micro-|sweep-|san-|emulated-)?ch',
+    f = re.sub(r'^(answers-)?(ncu-|sass-|micro-|sweep-|san-|emulated-|clock-)?ch',
                '', f, count=1)
     return re.sub(r'[^0-9].*$', '', f, count=1, flags=re.S)
 
@@ -281,6 +281,16 @@ def micro(keys, st, t, path):
                 and isnum(r['ms_q3'])):
             keys.put(p + 'spread_pct',
                      spread_pct(r['ms'], r['ms_q1'], r['ms_q3']), '%.1f')
+
+
+def clock(keys, st, t, path):
+    # clock-chN.csv (bookdata/clock.py): a row a run of the clock experiment
+    for r in t:
+        p = K.chapter(chapter_of(path), 'clock', r['name']) + '.'
+        for c in ('ms', 'top_mhz', 'clock_min_mhz', 'clock_median_mhz',
+                  'below_top_pct', 'power_max_w', 'samples'):
+            if isnum(r[c]):
+                keys.put(p + c, r[c], '' if c in ('ms', 'below_top_pct') else 'int')
 
 
 def sweep(keys, st, t, path):
@@ -733,7 +743,7 @@ def files(res, out, chapters, man):
     for n in chapters:
         for f in ('ch', 'ncu-ch', 'micro-ch', 'sweep-ch', 'emulated-ch',
                   'answers-ch', 'answers-micro-ch', 'answers-ncu-ch',
-                  'answers-san-ch'):
+                  'answers-san-ch', 'clock-ch'):
             add('%s/%s%s.csv' % (res, f, n))
         for p in man.get((n, 'programs'), '').split():
             if os.path.isfile('%s/sass-%s.csv' % (out, p)):
@@ -749,6 +759,7 @@ RULES = [
     (r'/ch[0-9]+\.csv$', chapter_runs),
     (r'/micro-ch[0-9]+\.csv$', micro),
     (r'/sweep-ch[0-9]+\.csv$', sweep),
+    (r'/clock-ch[0-9]+\.csv$', clock),
     (r'/emulated-ch[0-9]+\.csv$', emulated),
     (r'/answers-ch[0-9]+\.csv$', answers),
     (r'/answers-micro-ch[0-9]+\.csv$', answers_micro),

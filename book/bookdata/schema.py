@@ -30,7 +30,7 @@ from . import csvio, manifest
 
 ANSWER_PREFIX = ['answer', 'use', 'options']
 TOOL_FILES = re.compile(r'^(ncu|sass|triton|answers-ncu|answers-san|'
-                        r'answers-micro|validation-shapes|tuning-shapes)-')
+                        r'answers-micro|validation-shapes|tuning-shapes|clock)-')
 
 
 class Column:
