@@ -46,11 +46,22 @@ class Summary(unittest.TestCase):
         self.assertEqual([x['samples'] for x in r], ['3', '1', '3'])
         self.assertEqual(r[0]['below_top_pct'], '66.7')
         self.assertEqual(r[0]['power_max_w'], '450')
+        # readings at or under 95 % of the top, times the log's step (1 s)
+        self.assertEqual([x['low_ms'] for x in r], ['1000', '0', '1000'])
         self.assertEqual((r[0]['gpu'], r[0]['commit'], r[0]['date']),
                          ('NVIDIA H200', 'abc', ''))
         text = clock.csv_text(r)
         self.assertTrue(text.startswith(','.join(clock.COLUMNS) + '\n'))
         self.assertIn(',"NVIDIA H200",', text)
+
+    def test_libspeed_before_hopper(self):
+        # where libspeed has no Hopper rows, Ampere's kernels' time
+        log = [(2, 1980, 300), (12, 1980, 300), (22, 1980, 300)]
+        with tempfile.TemporaryDirectory() as d:
+            folder(d, log)
+            with open(os.path.join(d, 'libspeed.txt'), 'w') as f:
+                f.write('ampere_fp32_4096  2.9 ms\nampere_3xtf32_4096  2.95 ms\n')
+            self.assertEqual(clock.summary(d)[2]['ms'], '2.95')
 
     def test_a_run_without_its_time_is_an_error(self):
         log = [(2, 1980, 300), (12, 1980, 300), (22, 1980, 300)]

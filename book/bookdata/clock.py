@@ -21,16 +21,20 @@ clock-ch14/), and works at 1500 MHz or more.
 import os
 
 WORKING = 0.75      # of the top clock: at work, not idling (see above)
+LOW = 0.95          # of the top clock: a reading this low or lower is
+                    # a lowered clock, not the boost clock's small steps
+                    # (1965 and 1920 MHz beside 1980 in the H200's log)
 
 COLUMNS = ['name', 'what', 'ms', 'top_mhz', 'clock_min_mhz',
            'clock_median_mhz', 'below_top_pct', 'power_max_w', 'samples',
+           'low_ms',
            'gpu', 'date', 'commit', 'code_hash']
 
 # the product each run's output is read for, and how
 WHAT = {
     'default': "./ch14 -m 4096 -n 4096 -k 4096 --kernel 3xtf32",
     'reps17': "./ch14 -m 4096 -n 4096 -k 4096 --kernel 3xtf32 --reps 17",
-    'libspeed': "./libspeed (hopper_3xtf32_4096)",
+    'libspeed': "./libspeed (hopper_3xtf32_4096, else ampere_3xtf32_4096)",
 }
 
 
@@ -45,14 +49,19 @@ def _seconds(clock):
 
 def _ms(name, text):
     """The 3xTF32 product's time at 4096^3 in a run's output."""
+    rows = {}
     for line in text.splitlines():
         f = line.split()
         if name == 'libspeed':
-            if len(f) >= 3 and f[0] == 'hopper_3xtf32_4096' and f[2] == 'ms':
-                return f[1]
+            if len(f) >= 3 and f[2] == 'ms':
+                rows[f[0]] = f[1]
         elif (len(f) >= 6 and f[:3] == ['4096', '4096', '4096']
               and f[3] == '3xtf32'):
             return f[5]
+    # Hopper's kernels where the GPU has them, else Ampere's
+    for row in ('hopper_3xtf32_4096', 'ampere_3xtf32_4096'):
+        if row in rows:
+            return rows[row]
     raise ClockError('%s.txt: no time of the 3xTF32 product at 4096^3' % name)
 
 
@@ -96,6 +105,9 @@ def summary(folder):
         for line in f:
             k, _, v = line.strip().partition('=')
             about[k] = v
+    # the log's step: nvidia-smi's -lms, read back as the median gap
+    gaps = sorted(b[0] - a[0] for a, b in zip(log, log[1:]) if b[0] > a[0])
+    step = gaps[len(gaps) // 2] if gaps else 0
     rows = []
     for (name, t0), (_, t1) in zip(marks, marks[1:]):
         with open(os.path.join(folder, name + '.txt')) as f:
@@ -111,7 +123,8 @@ def summary(folder):
             'below_top_pct': '%.1f' % (100 * sum(c < top for c in work)
                                        / len(work)),
             'power_max_w': '%.0f' % max(w for _, w in s),
-            'samples': str(len(work))})
+            'samples': str(len(work)),
+            'low_ms': '%.0f' % (1000 * step * sum(c <= LOW * top for c in work))})
         for c in ('gpu', 'date', 'commit', 'code_hash'):
             rows[-1][c] = about.get(c, '')
     return rows

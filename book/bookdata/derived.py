@@ -288,7 +288,7 @@ def clock(keys, st, t, path):
     for r in t:
         p = K.chapter(chapter_of(path), 'clock', r['name']) + '.'
         for c in ('ms', 'top_mhz', 'clock_min_mhz', 'clock_median_mhz',
-                  'below_top_pct', 'power_max_w', 'samples'):
+                  'below_top_pct', 'power_max_w', 'samples', 'low_ms'):
             if isnum(r[c]):
                 keys.put(p + c, r[c], '' if c in ('ms', 'below_top_pct') else 'int')
 
