@@ -15,7 +15,8 @@ needs := sm_90a
 libs := -lcublas
 headline := bf16
 sass := bf16:HGMMA.64x128x16.F32.BF16 tf32:HGMMA.64x128x8.F32.TF32 \
-        3xtf32:HGMMA.64x128x8.F32.TF32
+        3xtf32:HGMMA.64x128x8.F32.TF32 bf16-one:HGMMA.64x128x16.F32.BF16 \
+        bf16-one:UTMALDG.2D bf16-ring:HGMMA.64x128x16.F32.BF16
 lab := Descriptors of step [[kk]] for operand pair [[op]]
 lab_kernel := hopper_gemm
 lab_hours := 1.5
@@ -26,6 +27,10 @@ profile_at := 1024:bf16-grouped 1024:bf16
 model.ch12_pass_mb := 2 * 2 * 4 * 4096 * 4096 / 1e6 | %.0f
 model.ch12_pass_ms := model.ch12_pass_mb / ceil.copy_tbs / 1000 | %.3f
 model.ch12_pass_pct := 100 * model.ch12_pass_ms / ch12.tf32.4096.ms | %.0f
+compare.ch12_ring_4096 := ch12.bf16-ring.4096.tflops ; ch12.bf16-one.4096.tflops ; \
+    ch12.bf16-ring.4096.spread_pct ; ch12.bf16-one.4096.spread_pct
+compare.ch12_tiles_4096 := ch12.bf16-tiles.4096.tflops ; ch12.bf16-ring.4096.tflops ; \
+    ch12.bf16-tiles.4096.spread_pct ; ch12.bf16-ring.4096.spread_pct
 compare.ch12_grouped_8192 := ch12.bf16-grouped.8192.tflops ; ch12.bf16-tiles.8192.tflops ; \
     ch12.bf16-grouped.8192.spread_pct ; ch12.bf16-tiles.8192.spread_pct
 compare.ch12_grouped_4096 := ch12.bf16-grouped.4096.tflops ; ch12.bf16-tiles.4096.tflops ; \
