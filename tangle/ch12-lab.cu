@@ -3,123 +3,6 @@
 #include <stdlib.h>
 #include "hopper.h"
 
-template <int ST>
-struct one_shape {
-    enum {
-        OPS = 1, MI = 1,                      /* one operand pair, one m64 tile */
-        BM = 64, BN = 128, BK = 64,
-        A_BYTES = BM * 128, B_BYTES = BN * 128,
-        STAGE_BYTES = A_BYTES + B_BYTES,
-        STAGES = ST, SMEM = ST * STAGE_BYTES + 1024   /* + alignment */
-    };
-};
-
-template <int ST>
-__global__ void __launch_bounds__(128)
-hopper_one(const __grid_constant__ CUtensorMap map_a,
-           const __grid_constant__ CUtensorMap map_b, int m, int n, int k,
-           float alpha, float beta, float *c_, int ldc)
-{
-    typedef one_shape<ST> S;
-    const int KIND = BF16_KIND, c = 0, slices = 1;
-    extern __shared__ __align__(1024) char smem_raw[];
-    __shared__ __align__(8) uint64_t full[S::STAGES];
-    char *stages = (char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
-    int steps = CEIL_DIV(k, S::BK), tiles_n = CEIL_DIV(n, S::BN);
-    int row0 = blockIdx.x / tiles_n * S::BM, col0 = blockIdx.x % tiles_n * S::BN;
-    float acc[1][64];
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < S::STAGES; s++)
-            mbar_init(&full[s], 1);
-        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-        for (int j = 0; j < min(steps, (int)S::STAGES); j++)
-            {
-                char *st = stages + j % S::STAGES * S::STAGE_BYTES;
-                uint64_t *bar = &full[j % S::STAGES];
-                mbar_expect_bytes(bar, S::STAGE_BYTES);
-                tma_load(st, &map_a, bar, j * S::BK, row0);
-                tma_load(st + S::A_BYTES, &map_b, bar, col0, j * S::BK);
-                tma_load(st + S::A_BYTES + S::B_BYTES / 2, &map_b, bar, col0 + 64,
-                         j * S::BK);
-            }
-    }
-    __syncthreads();
-    #pragma unroll
-    for (int i = 0; i < 64; i++)
-        acc[0][i] = 0.0f;
-    for (int step = 0; step < steps; step++) {
-        char *st = stages + step % S::STAGES * S::STAGE_BYTES;
-        mbar_wait(&full[step % S::STAGES], (step / S::STAGES) & 1);
-        wgmma_fence();
-        #pragma unroll
-        for (int kk = 0; kk < 4; kk++) {
-            int op = 0, mi = 0;
-            /* ---- lab 12, Descriptors of step [[kk]] for operand pair [[op]]: your code begins here ---- */
-            /* Lab, chapter 12: the wgmma descriptors of step kk (of the four of
-               a stage) for operand pair op of stage st: da for this consumer's
-               tile mi of A (64 rows of 128-byte swizzled rows, k contiguous), db
-               for the whole tile of B, which is n-major for BF16 (a step is 16 of
-               its rows) and k-major for TF32.  Use wgmma_desc(address, leading
-               byte offset, stride byte offset); the figure of the swizzle shows
-               the offsets.  The lines below only let the program compile:
-               replace them. */
-            uint64_t da = 0, db = 0;
-            (void)op;
-            /* ---- lab 12, Descriptors of step [[kk]] for operand pair [[op]]: your code ends here ---- */
-            wgmma_bf16<1>(acc[0], da, db);
-        }
-        wgmma_commit();
-        wgmma_wait<0>();
-        __syncthreads();                  /* no wgmma reads the stage now */
-        if (threadIdx.x == 0 && step + S::STAGES < steps) {
-            int j = step + S::STAGES;
-            {
-                char *st = stages + j % S::STAGES * S::STAGE_BYTES;
-                uint64_t *bar = &full[j % S::STAGES];
-                mbar_expect_bytes(bar, S::STAGE_BYTES);
-                tma_load(st, &map_a, bar, j * S::BK, row0);
-                tma_load(st + S::A_BYTES, &map_b, bar, col0, j * S::BK);
-                tma_load(st + S::A_BYTES + S::B_BYTES / 2, &map_b, bar, col0 + 64,
-                         j * S::BK);
-            }
-        }
-    }
-    {
-        int w = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
-        int pairs = ldc % 2 == 0 && (uintptr_t)c_ % 8 == 0;
-        #pragma unroll
-        for (int mi = 0; mi < S::MI; mi++)
-            #pragma unroll
-            for (int i = 0; i < 64; i += 2) {
-                int row = row0 + (c * S::MI + mi) * 64 + 16 * w + lane / 4
-                          + 8 * (i % 4 / 2);
-                int col = col0 + 8 * (i / 4) + 2 * (lane % 4);
-                float *cij = &c_[(size_t)row * ldc + col];
-                float2 v = make_float2(alpha * acc[mi][i], alpha * acc[mi][i + 1]);
-                if (slices > 1) {
-                    if (row < m && col + 1 < n && pairs) {
-                        atomicAdd((float2 *)cij, v);
-                    } else if (row < m && col < n) {
-                        atomicAdd(cij, v.x);
-                        if (col + 1 < n)
-                            atomicAdd(cij + 1, v.y);
-                    }
-                } else if (row < m && col + 1 < n && pairs) {
-                    if (beta != 0.0f) {
-                        float2 old = *(float2 *)cij;
-                        v.x += beta * old.x;
-                        v.y += beta * old.y;
-                    }
-                    *(float2 *)cij = v;
-                } else if (row < m && col < n) {
-                    cij[0] = beta == 0.0f ? v.x : v.x + beta * cij[0];
-                    if (col + 1 < n)
-                        cij[1] = beta == 0.0f ? v.y : v.y + beta * cij[1];
-                }
-            }
-    }
-}
-
 struct hopper_maps { CUtensorMap a[2], b[2], c; };
 
 template <int KIND, int CLUSTER, int M64, int ST>
@@ -379,6 +262,125 @@ hopper_gemm(const __grid_constant__ struct hopper_maps maps, int m, int n,
     }
     if (CLUSTER > 1)
         cluster_sync();
+}
+
+template <int ST>
+struct one_shape {
+    enum {
+        OPS = 1, MI = 1,                      /* one operand pair, one m64 tile */
+        BM = 64, BN = 128, BK = 64,
+        A_BYTES = BM * 128, B_BYTES = BN * 128,
+        STAGE_BYTES = A_BYTES + B_BYTES,
+        STAGES = ST, SMEM = ST * STAGE_BYTES + 1024   /* + alignment */
+    };
+};
+
+template <int ST>
+__global__ void __launch_bounds__(128)
+hopper_one(const __grid_constant__ CUtensorMap map_a,
+           const __grid_constant__ CUtensorMap map_b, int m, int n, int k,
+           float alpha, float beta, float *c_, int ldc)
+{
+    typedef one_shape<ST> S;
+    enum { KIND = BF16_KIND };
+    const int c = 0, slices = 1;
+    extern __shared__ __align__(1024) char smem_raw[];
+    __shared__ __align__(8) uint64_t full[S::STAGES];
+    char *stages = (char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
+    int steps = CEIL_DIV(k, S::BK), tiles_n = CEIL_DIV(n, S::BN);
+    int row0 = blockIdx.x / tiles_n * S::BM, col0 = blockIdx.x % tiles_n * S::BN;
+    float acc[1][64];
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < S::STAGES; s++)
+            mbar_init(&full[s], 1);
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+        for (int j = 0; j < min(steps, (int)S::STAGES); j++)
+            {
+                char *st = stages + j % S::STAGES * S::STAGE_BYTES;
+                uint64_t *bar = &full[j % S::STAGES];
+                mbar_expect_bytes(bar, S::STAGE_BYTES);
+                tma_load(st, &map_a, bar, j * S::BK, row0);
+                tma_load(st + S::A_BYTES, &map_b, bar, col0, j * S::BK);
+                tma_load(st + S::A_BYTES + S::B_BYTES / 2, &map_b, bar, col0 + 64,
+                         j * S::BK);
+            }
+    }
+    __syncthreads();
+    #pragma unroll
+    for (int i = 0; i < 64; i++)
+        acc[0][i] = 0.0f;
+    for (int step = 0; step < steps; step++) {
+        char *st = stages + step % S::STAGES * S::STAGE_BYTES;
+        mbar_wait(&full[step % S::STAGES], (step / S::STAGES) & 1);
+        wgmma_fence();
+        #pragma unroll
+        for (int kk = 0; kk < 4; kk++)
+            for (int mi = 0; mi < S::MI; mi++) {
+                int op = 0;
+                /* ---- lab 12, Descriptors of step [[kk]] for operand pair [[op]]: your code begins here ---- */
+                /* Lab, chapter 12: the wgmma descriptors of step kk (of the four of
+                   a stage) for operand pair op of stage st: da for this consumer's
+                   tile mi of A (64 rows of 128-byte swizzled rows, k contiguous), db
+                   for the whole tile of B, which is n-major for BF16 (a step is 16 of
+                   its rows) and k-major for TF32.  Use wgmma_desc(address, leading
+                   byte offset, stride byte offset); the figure of the swizzle shows
+                   the offsets.  The lines below only let the program compile:
+                   replace them. */
+                uint64_t da = 0, db = 0;
+                (void)op;
+                /* ---- lab 12, Descriptors of step [[kk]] for operand pair [[op]]: your code ends here ---- */
+                wgmma_bf16<1>(acc[mi], da, db);
+            }
+        wgmma_commit();
+        wgmma_wait<0>();
+        __syncthreads();                  /* no wgmma reads the stage now */
+        if (threadIdx.x == 0 && step + S::STAGES < steps) {
+            int j = step + S::STAGES;
+            {
+                char *st = stages + j % S::STAGES * S::STAGE_BYTES;
+                uint64_t *bar = &full[j % S::STAGES];
+                mbar_expect_bytes(bar, S::STAGE_BYTES);
+                tma_load(st, &map_a, bar, j * S::BK, row0);
+                tma_load(st + S::A_BYTES, &map_b, bar, col0, j * S::BK);
+                tma_load(st + S::A_BYTES + S::B_BYTES / 2, &map_b, bar, col0 + 64,
+                         j * S::BK);
+            }
+        }
+    }
+    {
+        int w = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
+        int pairs = ldc % 2 == 0 && (uintptr_t)c_ % 8 == 0;
+        #pragma unroll
+        for (int mi = 0; mi < S::MI; mi++)
+            #pragma unroll
+            for (int i = 0; i < 64; i += 2) {
+                int row = row0 + (c * S::MI + mi) * 64 + 16 * w + lane / 4
+                          + 8 * (i % 4 / 2);
+                int col = col0 + 8 * (i / 4) + 2 * (lane % 4);
+                float *cij = &c_[(size_t)row * ldc + col];
+                float2 v = make_float2(alpha * acc[mi][i], alpha * acc[mi][i + 1]);
+                if (slices > 1) {
+                    if (row < m && col + 1 < n && pairs) {
+                        atomicAdd((float2 *)cij, v);
+                    } else if (row < m && col < n) {
+                        atomicAdd(cij, v.x);
+                        if (col + 1 < n)
+                            atomicAdd(cij + 1, v.y);
+                    }
+                } else if (row < m && col + 1 < n && pairs) {
+                    if (beta != 0.0f) {
+                        float2 old = *(float2 *)cij;
+                        v.x += beta * old.x;
+                        v.y += beta * old.y;
+                    }
+                    *(float2 *)cij = v;
+                } else if (row < m && col < n) {
+                    cij[0] = beta == 0.0f ? v.x : v.x + beta * cij[0];
+                    if (col + 1 < n)
+                        cij[1] = beta == 0.0f ? v.y : v.y + beta * cij[1];
+                }
+            }
+    }
 }
 
 void tensor_map(CUtensorMap *map, const void *x, int bf16, int rows,
