@@ -27,6 +27,7 @@ profile_at := 1024:bf16-grouped 1024:bf16
 model.ch12_pass_mb := 2 * 2 * 4 * 4096 * 4096 / 1e6 | %.0f
 model.ch12_pass_ms := model.ch12_pass_mb / ceil.copy_tbs / 1000 | %.3f
 model.ch12_pass_pct := 100 * model.ch12_pass_ms / ch12.tf32.4096.ms | %.0f
+model.ch12_one_l2_x := ch12.bf16-one.ncu.l2_read_gb / ch12.bf16-tiles.ncu.l2_read_gb | %.1f
 compare.ch12_ring_4096 := ch12.bf16-ring.4096.tflops ; ch12.bf16-one.4096.tflops ; \
     ch12.bf16-ring.4096.spread_pct ; ch12.bf16-one.4096.spread_pct
 compare.ch12_tiles_4096 := ch12.bf16-tiles.4096.tflops ; ch12.bf16-ring.4096.tflops ; \
