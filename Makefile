@@ -133,8 +133,11 @@ $(TOOLS_STAMP): book/tools/need-tools
 # --- the chapters' manifests ---------------------------------------------
 # Chapter N's code may use chunks of every chapter up to N.  A chapter
 # may keep part of its code in an appendix, chapters/chN-NAME.nw: it is
-# tangled with the chapter and woven at the end of the book.
-APPENDICES := $(foreach c,$(CHAPTERS),$(sort $(wildcard chapters/ch$(c)-*.nw)))
+# tangled with the chapter and woven at the end of the book.  A file
+# chapters/chN-atM-NAME.nw is code of chapter N that a later chapter M
+# explains: tangled with chapter N, woven among chapter M's appendices,
+# in the order of NAME (bookdata appendices).
+APPENDICES := $(if $(CHAPTERS),$(shell book/tools/bookdata appendices $(CHAPTERS)))
 nw_upto = $(NW_UPTO_$(1))
 
 # What chapter N tangles: its manifest first (it names the other files),

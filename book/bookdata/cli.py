@@ -50,6 +50,8 @@ USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
   bookdata gpu-dir N...            results/<this machine's GPU>
   bookdata runs-short RESULTS [N]  the timed figures measured in fewer
                                    than N runs (3) (exit 1 if any)
+  bookdata appendices N...        the appendices' files in the order
+                                   they are woven (manifest.appendices)
   bookdata clocklog FOLDER         clock-ch14.csv from the log of
                                    book/tools/clock-experiment (clock.py)
   bookdata nw-upto N | --all       the noweb files chapter N tangles
@@ -399,6 +401,12 @@ def cmd_runs_short(args):
     return 1 if bad else 0
 
 
+def cmd_appendices(args):
+    _need(args, 1, 'appendices N...')
+    print(' '.join(manifest.appendices(args)))
+    return 0
+
+
 def cmd_clocklog(args):
     _need(args, 1, 'clocklog FOLDER')
     from . import clock
@@ -480,6 +488,7 @@ COMMANDS = {
     'gpu-dir': cmd_gpu_dir,
     'runs-short': cmd_runs_short,
     'clocklog': cmd_clocklog,
+    'appendices': cmd_appendices,
     'nw-upto': cmd_nw_upto,
     'make-vars': cmd_make_vars,
     'draw-shapes': cmd_draw_shapes,

@@ -247,6 +247,26 @@ def tsv_lines(path):
                 yield p[0], p[1], '\t'.join(p[2:])
 
 
+def appendices(chapters, root=ROOT):
+    """The appendix files of the chapters, in the order they are woven:
+    for each chapter M, its chapters/chM-NAME.nw and the files
+    chapters/chN-atM-NAME.nw (code of an earlier chapter N that M
+    explains), in the order of NAME."""
+    files = sorted(os.listdir(os.path.join(root, 'chapters')))
+    out = []
+    for c in chapters:
+        mine = []
+        for f in files:
+            m = re.match(r'^ch([0-9]+)-(at([0-9]+)-)?(.+)\.nw$', f)
+            if not m:
+                continue
+            at = int(m.group(3)) if m.group(2) else int(m.group(1))
+            if at == int(c):
+                mine.append((m.group(4), f))
+        out += ['chapters/' + f for _, f in sorted(mine)]
+    return out
+
+
 def nw_upto(n, root=ROOT):
     """The noweb files chapter n is tangled from: chapters/chC.nw and its
     appendices chapters/chC-NAME.nw for every chapter C up to n."""
