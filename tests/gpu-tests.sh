@@ -481,6 +481,8 @@ gpu_sanitize() {
     local extra="" n=${p#ch}
     n=${n%%[!0-9]*}
     [ -n "$(book/tools/bookdata manifest "$n" suite 2> /dev/null)" ] && extra=$SANITIZER_THIN
+    # and the shapes at which the chapter's pipelines wrap (sanitize_at)
+    extra="$extra $(book/tools/bookdata manifest "$n" sanitize_at 2> /dev/null)"
     # NCCL's set-up asks cudaFuncGetAttributes of kernels it holds only
     # for other GPUs and takes the error for an answer: memcheck reports
     # each such call (4 at every shape).  For a program that links NCCL

@@ -52,6 +52,11 @@ FIELDS = {
                     'kernel and use every stage of its pipeline at least '
                     'twice (default: the smallest sanitizer shape that '
                     'reaches it)'),
+    'sanitize_at': ('words', 'more shapes MxNxK (MxNxK:0 unpadded) where '
+                    'the tests run the chapter\'s programs under every '
+                    'sanitizer: shapes at which each stage of its '
+                    'pipelines is used at least twice, which the common '
+                    'sanitizer shapes do not reach'),
     'lab_speed': ('number', 'for a lab whose idea is speed: the least rate '
                   'of the student\'s kernel, as a fraction of the '
                   'chapter\'s own kernel timed in the same grading; '
