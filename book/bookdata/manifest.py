@@ -52,6 +52,10 @@ FIELDS = {
                     'kernel and use every stage of its pipeline at least '
                     'twice (default: the smallest sanitizer shape that '
                     'reaches it)'),
+    'lab_race_args': ('text', 'arguments the lab\'s grader adds to its '
+                      'racecheck and synccheck runs at lab_race_at, where '
+                      'the plan needs them to reach the lab\'s kernel '
+                      '(--sms 1: fewer slices of K)'),
     'sanitize_at': ('words', 'more shapes MxNxK (MxNxK:0 unpadded) where '
                     'the tests run the chapter\'s programs under every '
                     'sanitizer: shapes at which each stage of its '
