@@ -25,7 +25,7 @@ lab_hours := 1.5
 lab_speed := 0.9
 lab_needs := lab 9, mma.sync fragment layouts, sm_80
 lab_entries := mma
-lab_race_at := 67x45x300
+lab_race_at := 67x45x301 256x512x320
 lab_also := Load the BF16 fragments of step [[kk]] of stage [[s]] into buffer [[buf]]
 model.mma_pct_ceiling := 100 * ch10.mma.8192.tflops \
     / ch10.micro.mma_tf32.tflops | %.0f

@@ -20,7 +20,7 @@ lab_hours := 0.75
 lab_speed := 0.9
 lab_needs := lab 10
 lab_entries := 3xtf32
-lab_race_at := 67x45x300
+lab_race_at := 67x45x301 256x512x320
 model.third_tf32_4096 := ch11.tf32.4096.tflops / 3 | %.0f
 model.x3_over_tf32 := 100 * ch11.3xtf32.4096.tflops \
     / (ch11.tf32.4096.tflops / 3) | %.0f

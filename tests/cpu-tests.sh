@@ -343,6 +343,17 @@ for f in ('ch14.csv', 'suite-ch14.csv', 'validation-ch14.csv'):
             if r['code_hash'] == h:
                 print('\t'.join((r['kernel'], r['m'], r['n'], r['k'], r['choice'])))
 PY
+    # lab 14's race check reaches the student's thin_rows and takes two
+    # or more steps of its staging a block (lab_race_at, lab_race_args)
+    local race sms out bad=""
+    sms=$(book/tools/bookdata manifest 14 lab_race_args | sed -n 's/.*--sms \([0-9]*\).*/\1/p')
+    for race in $(book/tools/bookdata manifest 14 lab_race_at); do
+        out=$(tests/plans --thin build/ptxas-ch14.csv "${sms:-132}" "$race")
+        case $out in "thin_rows "[2-9]*|"thin_rows "[1-9][0-9]*) ;; *) bad="$bad $race: $out;" ;; esac
+    done
+    [ -n "$(book/tools/bookdata manifest 14 lab_race_at)" ] || bad="no lab_race_at"
+    [ -z "$bad" ] && ok "lab 14's race check plans the student's thin_rows, two or more steps a block" \
+        || fail "lab 14's race check plans the student's thin_rows, two or more steps a block" "$bad"
     if tests/plans build/ptxas-ch14.csv "$tmp/choices.tsv" > "$tmp/plans" 2>&1; then
         ok "chapter 14's plans on the CPU ($(grep -c '^ok' "$tmp/plans") checks: $(grep "H200's plans" "$tmp/plans" | sed 's/.*made, //'))"
     else fail "chapter 14's plans on the CPU" "$(grep -v '^ok' "$tmp/plans")"; fi
