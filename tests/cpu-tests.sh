@@ -359,6 +359,38 @@ PY
     else fail "chapter 14's plans on the CPU" "$(grep -v '^ok' "$tmp/plans")"; fi
 }
 
+# Lab 12's race check reaches both tiles of the student's loop and
+# reuses the ring: with lab_race_args' SMs, one shape whose full tiles
+# would leave more than half the SMs idle (half tiles, M64 = 1) and one
+# whose blocks take two or more full tiles each (M64 = 2, the persistent
+# producer crossing tiles); the rows of A and B 16-byte multiples in BF16
+# (the TMA unit reads them unpadded); more steps of k than two laps of
+# the ring in BF16 (64 a step) and TF32 (32). The rule is
+# hopper_tall() of chapter 12's host code, read from tangle/ch12.cu.
+test_lab12_race() {
+    local rule sms race m n k tiles bad="" half=0 multi=0
+    rule=$(grep -A2 '^int hopper_tall' tangle/ch12.cu | tr -d ' \n')
+    case $rule in
+        *"returnCEIL_DIV(m,256)*CEIL_DIV(n,128)>sm_count()/2;"*) ;;
+        *) fail "lab 12's race check reaches both tiles and reuses the ring" "hopper_tall() changed: $rule"; return ;;
+    esac
+    sms=$(book/tools/bookdata manifest 12 lab_race_args | sed -n 's/.*--sms \([0-9]*\).*/\1/p')
+    [ -n "$sms" ] || { fail "lab 12's race check reaches both tiles and reuses the ring" "no --sms in lab_race_args"; return; }
+    for race in $(book/tools/bookdata manifest 12 lab_race_at); do
+        IFS=x read -r m n k <<< "$race"
+        tiles=$(( (m + 255) / 256 * ((n + 127) / 128) ))
+        if [ $tiles -gt $((sms / 2)) ]; then
+            [ $tiles -ge $((2 * sms)) ] && multi=1
+        else half=1; fi
+        [ $((2 * k % 16)) = 0 ] && [ $((2 * n % 16)) = 0 ] || bad="$bad $race: rows the TMA unit cannot read;"
+        [ $(( (k + 63) / 64 )) -gt 8 ] && [ $(( (k + 31) / 32 )) -gt 8 ] || bad="$bad $race: fewer than two laps of the ring;"
+    done
+    [ $half = 1 ] || bad="$bad no shape of half tiles;"
+    [ $multi = 1 ] || bad="$bad no shape of two full tiles a block;"
+    [ -z "$bad" ] && ok "lab 12's race check reaches both tiles and reuses the ring" \
+        || fail "lab 12's race check reaches both tiles and reuses the ring" "$bad"
+}
+
 # A build that knows what it was built from: book/tools/stamps keeps a
 # checksum of each tangled file and rewrites it only when the content
 # changed; make compiles an object again when a stamp of what it reads
@@ -2320,6 +2352,7 @@ lane_programs() {
     want sass && test_sass
     want unit && test_unit
     want unit && test_plans
+    want unit && test_lab12_race
     want unit && test_lib
     want cli && test_cli
     want cli && test_stale_builds
