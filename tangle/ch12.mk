@@ -23,15 +23,19 @@ lab_hours := 1.5
 lab_speed := 0.9
 lab_needs := lab 10, PTX wgmma and its shared-memory descriptors, sm_90a
 lab_entries := bf16 tf32
-lab_race_at := 130x200x520
+lab_race_at := 130x128x520 512x256x520
+lab_race_args := --sms 2
 sanitize_at := 130x200x520:0
-profile_at := 1024:bf16-grouped 1024:bf16
+profile_at := 1024:bf16-grouped 1024:bf16 8192:bf16-one 8192:bf16-ring \
+    8192:bf16-tiles 8192:bf16-grouped
 model.ch12_pass_mb := 2 * 2 * 4 * 4096 * 4096 / 1e6 | %.0f
 model.ch12_pass_ms := model.ch12_pass_mb / ceil.copy_tbs / 1000 | %.3f
 model.ch12_pass_pct := 100 * model.ch12_pass_ms / ch12.tf32.4096.ms | %.0f
 model.ch12_one_l2_x := ch12.bf16-one.ncu.l2_read_gb / ch12.bf16-tiles.ncu.l2_read_gb | %.1f
 compare.ch12_ring_4096 := ch12.bf16-ring.4096.tflops ; ch12.bf16-one.4096.tflops ; \
     ch12.bf16-ring.4096.spread_pct ; ch12.bf16-one.4096.spread_pct
+compare.ch12_ring_8192 := ch12.bf16-ring.8192.tflops ; ch12.bf16-one.8192.tflops ; \
+    ch12.bf16-ring.8192.spread_pct ; ch12.bf16-one.8192.spread_pct
 compare.ch12_tiles_4096 := ch12.bf16-tiles.4096.tflops ; ch12.bf16-ring.4096.tflops ; \
     ch12.bf16-tiles.4096.spread_pct ; ch12.bf16-ring.4096.spread_pct
 compare.ch12_grouped_8192 := ch12.bf16-grouped.8192.tflops ; ch12.bf16-tiles.8192.tflops ; \
@@ -67,8 +71,16 @@ verdict.ch12_pairs := model.ch12_pairs_4096 ; 0 ; inf ; \
 verdict.ch12_bf16 := ch12.bf16.4096.pct_cublas ; 90 ; inf ; \
     ch12.bf16.4096.pct_cublas * (ch12.bf16.4096.spread_pct \
     + ch12.bf16.4096.cublas_spread_pct) / 100
+model.ch12_rows_b_gb := (8192 / 256) / (ceil.sms / (8192 / 128)) \
+    * 8192 * 8192 * 2 / 1e9 | %.1f
+model.ch12_group_b_gb := (8192 / 256) / 8 * 8192 * 8192 * 2 / 1e9 | %.2f
+model.ch12_group_saved_ms := (model.ch12_rows_b_gb - model.ch12_group_b_gb) \
+    / ceil.copy_tbs | %.2f
+model.ch12_fill_us := ceil.sms * 48 * 1024 / (ceil.copy_tbs * 1e6) | %.1f
 model.ch12_stage_us := 2 * 256 * 128 * 64 * ceil.sms \
     / (ch12.bf16.4096.tflops * 1e6) | %.2f
+model.ch12_fill_pct := 100 * model.ch12_fill_us \
+    / (64 * model.ch12_stage_us) | %.1f
 model.ch12_ans_slack3_us := 2 * model.ch12_stage_us | %.1f
 model.ch12_persist_4096 := 100 * (ch12.bf16-persistent.4096.tflops \
     / ch12.bf16-grouped.4096.tflops - 1) | %+.1f
