@@ -71,6 +71,7 @@ verdict.ch12_pairs := model.ch12_pairs_4096 ; 0 ; inf ; \
 verdict.ch12_bf16 := ch12.bf16.4096.pct_cublas ; 90 ; inf ; \
     ch12.bf16.4096.pct_cublas * (ch12.bf16.4096.spread_pct \
     + ch12.bf16.4096.cublas_spread_pct) / 100
+model.ch12_rows_at_once := ceil.sms / (8192 / 128) | %.0f
 model.ch12_rows_b_gb := (8192 / 256) / (ceil.sms / (8192 / 128)) \
     * 8192 * 8192 * 2 / 1e9 | %.1f
 model.ch12_group_b_gb := (8192 / 256) / 8 * 8192 * 8192 * 2 / 1e9 | %.2f

@@ -5,11 +5,9 @@
 nw_upto() { book/tools/bookdata nw-upto "$1"; }  # the files chapter $1 is tangled from
 
 book_order() {   # the noweb files in the book's order: chapters, appendices
-    local c f
+    local c               # (the appendices in the weave's order, as make has them)
     for c in $CHAPTERS; do echo "chapters/ch$c.nw"; done
-    for c in $CHAPTERS; do
-        for f in chapters/ch$c-*.nw; do [ -f "$f" ] && echo "$f"; done
-    done
+    book/tools/bookdata appendices $CHAPTERS | tr ' ' '\n'
 }
 
 # The files chapter $1 tangles: its manifest, and what the manifest names
