@@ -31,6 +31,18 @@ profile_at := 1024:bf16-grouped 1024:bf16 8192:bf16-one 8192:bf16-ring \
 model.ch12_pass_mb := 2 * 2 * 4 * 4096 * 4096 / 1e6 | %.0f
 model.ch12_pass_ms := model.ch12_pass_mb / ceil.copy_tbs / 1000 | %.3f
 model.ch12_pass_pct := 100 * model.ch12_pass_ms / ch12.tf32.4096.ms | %.0f
+model.ch12_one_req_gb := 2048 * 64 * 24 * 1024 / 1e9 | %.1f
+model.ch12_one_l2_tbs := model.ch12_one_req_gb / ch12.bf16-one.4096.ms | %.1f
+model.ch12_tiles_l2_gb := 512 * 64 * 48 * 1024 / 1e9 | %.1f
+model.ch12_tiles_l2_tbs := model.ch12_tiles_l2_gb / ch12.bf16-tiles.4096.ms | %.1f
+model.ch12_tiles_l2_ms := model.ch12_tiles_l2_gb / model.ch12_one_l2_tbs | %.3f
+model.ch12_tiles_l2_tflops := 2 * 4096^3 / (model.ch12_tiles_l2_ms * 1e9) | %.0f
+model.ch12_ring_4096 := 100 * (ch12.bf16-ring.4096.tflops \
+    / ch12.bf16-one.4096.tflops - 1) | %+.1f
+verdict.ch12_ring := model.ch12_ring_4096 ; 0 ; inf ; \
+    ch12.bf16-ring.4096.spread_pct + ch12.bf16-one.4096.spread_pct
+verdict.ch12_l2_bound := model.ch12_tiles_l2_tbs ; 0 ; \
+    0.9 * model.ch12_one_l2_tbs ; 0
 model.ch12_one_l2_x := ch12.bf16-one.ncu.l2_read_gb / ch12.bf16-tiles.ncu.l2_read_gb | %.1f
 compare.ch12_ring_4096 := ch12.bf16-ring.4096.tflops ; ch12.bf16-one.4096.tflops ; \
     ch12.bf16-ring.4096.spread_pct ; ch12.bf16-one.4096.spread_pct
