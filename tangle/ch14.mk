@@ -58,6 +58,8 @@ lab_race_at := 67x90x1000 67x96x1000 4x96x4000 1x96x8000
 lab_race_args := --sms 1
 model.ch14_thin_fp32_tflops := 2 * 16 / 4 * ceil.copy_tbs | %.0f
 model.ch14_thin_bf16_tflops := 2 * 16 / 2 * ceil.copy_tbs | %.0f
+compare.ch14_thin_bf16 := model.ch14_thin_bf16_tflops ; ceil.ffma_tflops ; 0 ; 0 \
+    | more than / less than
 model.ch14_pad_mb := 2 * 2 * 2 * 4093 * 4093 / 1e6 | %.0f
 model.ch14_pad_us := model.ch14_pad_mb / ceil.copy_tbs | %.0f
 model.ch14_copy_gbs := 1000 * ceil.copy_tbs | %.0f
