@@ -119,6 +119,10 @@ verdict.ch14_fill := model.ch14_fill_x ; 0.9 * model.ch14_fill_pred ; 1.1 * mode
     model.ch14_fill_x * (ch14.suite.fp32.2000x3000x5000.spread_pct \
     + ch14.suite.fp32-tiles.2000x3000x5000.spread_pct) / 100
 model.ch14_align_pct := 100 * 4 * ceil.ffma_tflops / (1000 * ceil.copy_tbs) | %.0f
+model.ch14_unaligned_loss_pct := 100 * (1 - ch14.suite.fp32-tiles.4093x4099x4091.tflops \
+    / ch14.suite.fp32-tiles.4096x4096x4096.tflops) | %.0f
+model.ch14_align_even := 4 * ceil.ffma_tflops \
+    / (ceil.copy_tbs * model.ch14_unaligned_loss_pct / 100) | %.0f
 model.ch14_pad_rows_tbs := 2 * ch14.fp32.4093x4099x4091.ncu.dram_gb \
     / ch14.fp32.4093x4099x4091.ncu.time_ms | %.2f
 model.ch14_pad_rows_pct := 100 * model.ch14_pad_rows_tbs / ceil.copy_tbs | %.0f
