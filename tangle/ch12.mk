@@ -92,6 +92,9 @@ model.ch12_group_saved_ms := (model.ch12_rows_b_gb - model.ch12_group_b_gb) \
 model.ch12_fill_us := ceil.sms * 48 * 1024 / (ceil.copy_tbs * 1e6) | %.1f
 model.ch12_stage_us := 2 * 256 * 128 * 64 * ceil.sms \
     / (ch12.bf16.4096.tflops * 1e6) | %.2f
+model.ch12_epi_us := 128 * 1024 * ceil.sms / (ceil.copy_tbs * 1e6) | %.1f
+model.ch12_tile_us := 64 * model.ch12_stage_us | %.0f
+model.ch12_epi_pct := 100 * model.ch12_epi_us / model.ch12_tile_us | %.0f
 model.ch12_fill_pct := 100 * model.ch12_fill_us \
     / (64 * model.ch12_stage_us) | %.1f
 model.ch12_ans_slack3_us := 2 * model.ch12_stage_us | %.1f
