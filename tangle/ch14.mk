@@ -177,6 +177,11 @@ model.ch14_cb_tiles_2000 := int((2000 + ch14.cublas-bf16.2000x3000x5000.ncu.tile
     / ch14.cublas-bf16.2000x3000x5000.ncu.tile_rows) \
     * int((3000 + ch14.cublas-bf16.2000x3000x5000.ncu.tile_cols - 1) \
     / ch14.cublas-bf16.2000x3000x5000.ncu.tile_cols) | %d
+model.ch14_direct_mb := 4 * (14336 * 4096 + 128 * 14336 + 128 * 4096) / 1e6 | %.0f
+model.ch14_direct_pred_ms := model.ch14_direct_mb / (ceil.copy_tbs * 1e3) | %.3f
+model.ch14_passes_pred_ms := (model.ch14_direct_mb + 2 * 4 * 14336 * 4096 / 1e6) \
+    / (ceil.copy_tbs * 1e3) | %.3f
+model.ch14_direct_ratio := ch14.suite.tf32.128x4096x14336.ms / model.ch14_direct_pred_ms | %.2f
 model.ch14_split_x_256 := ch14.suite.bf16-tiles.256x256x65536.ms / ch14.suite.bf16.256x256x65536.ms | %.1f
 model.ch14_split_mem_ms := (2 * 2 * 256 * 65536 + 4 * 256 * 256) / (ceil.copy_tbs * 1e9) | %.3f
 model.ch14_split_pred_ms := max(ch14.suite.bf16-tiles.256x256x65536.ms / model.ch14_split_slices, \
