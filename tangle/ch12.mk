@@ -41,11 +41,14 @@ model.ch12_ring_4096 := 100 * (ch12.bf16-ring.4096.tflops \
     / ch12.bf16-one.4096.tflops - 1) | %+.1f
 verdict.ch12_ring := model.ch12_ring_4096 ; 0 ; inf ; \
     ch12.bf16-ring.4096.spread_pct + ch12.bf16-one.4096.spread_pct
-verdict.ch12_l2_bound := model.ch12_tiles_l2_tbs ; 0 ; \
-    0.9 * model.ch12_one_l2_tbs ; 0
+verdict.ch12_l2_bound := ch12.bf16-tiles.4096.tflops ; 0 ; \
+    model.ch12_tiles_l2_tflops ; ch12.bf16-tiles.4096.tflops \
+    * ch12.bf16-tiles.4096.spread_pct / 100
 model.ch12_one_l2_x := ch12.bf16-one.ncu.l2_read_gb / ch12.bf16-tiles.ncu.l2_read_gb | %.1f
 compare.ch12_ring_4096 := ch12.bf16-ring.4096.tflops ; ch12.bf16-one.4096.tflops ; \
     ch12.bf16-ring.4096.spread_pct ; ch12.bf16-one.4096.spread_pct
+compare.ch12_ring_1024 := ch12.bf16-ring.1024.tflops ; ch12.bf16-one.1024.tflops ; \
+    ch12.bf16-ring.1024.spread_pct ; ch12.bf16-one.1024.spread_pct
 compare.ch12_ring_8192 := ch12.bf16-ring.8192.tflops ; ch12.bf16-one.8192.tflops ; \
     ch12.bf16-ring.8192.spread_pct ; ch12.bf16-one.8192.spread_pct
 compare.ch12_tiles_4096 := ch12.bf16-tiles.4096.tflops ; ch12.bf16-ring.4096.tflops ; \
