@@ -181,6 +181,10 @@ model.ch14_direct_mb := 4 * (14336 * 4096 + 128 * 14336 + 128 * 4096) / 1e6 | %.
 model.ch14_direct_pred_ms := model.ch14_direct_mb / (ceil.copy_tbs * 1e3) | %.3f
 model.ch14_passes_pred_ms := (model.ch14_direct_mb + 2 * 4 * 14336 * 4096 / 1e6) \
     / (ceil.copy_tbs * 1e3) | %.3f
+verdict.ch14_direct := model.ch14_direct_ratio ; 0 ; 1.25 ; \
+    model.ch14_direct_ratio * ch14.suite.tf32.128x4096x14336.spread_pct / 100
+model.ch14_align_pred_pct := model.ch14_unaligned_loss_pct - 100 * 4 * ceil.ffma_tflops \
+    / ceil.copy_tbs * (1 / 4099 + 1 / 4093) | %.0f
 model.ch14_direct_ratio := ch14.suite.tf32.128x4096x14336.ms / model.ch14_direct_pred_ms | %.2f
 model.ch14_split_x_256 := ch14.suite.bf16-tiles.256x256x65536.ms / ch14.suite.bf16.256x256x65536.ms | %.1f
 model.ch14_split_mem_ms := (2 * 2 * 256 * 65536 + 4 * 256 * 256) / (ceil.copy_tbs * 1e9) | %.3f
