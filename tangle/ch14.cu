@@ -809,74 +809,63 @@ static void run_plan(const struct gemm_plan *p, int m, int n, int k, float alpha
     }
     chose("%s", said);
 }
+typedef struct gemm_plan (*plan_rule)(const struct gemm_shape *,
+                                      const struct gpu_limits *);
+
+template <plan_rule RULE, typename T>
+static void planned(int m, int n, int k, float alpha, const T *a, int lda,
+                    const T *b, int ldb, float beta, float *c, int ldc)
+{
+    struct gpu_limits g = limits_here();
+    struct gemm_shape s = shape_of(m, n, k, a, lda, b, ldb, c, ldc);
+    struct gemm_plan p = RULE(&s, &g);
+    run_plan(&p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 void gemm_fp32(int m, int n, int k, float alpha,
                const float *a, int lda, const float *b, int ldb,
                float beta, float *c, int ldc)
 {
-    struct gpu_limits g = limits_here();
-    struct gemm_shape s = shape_of(m, n, k, a, lda, b, ldb, c, ldc);
-    struct gemm_plan p = plan_fp32(&s, &g);
-    run_plan(&p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    planned<plan_fp32>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void gemm_tf32(int m, int n, int k, float alpha,
                const float *a, int lda, const float *b, int ldb,
                float beta, float *c, int ldc)
 {
-    struct gpu_limits g = limits_here();
-    struct gemm_shape s = shape_of(m, n, k, a, lda, b, ldb, c, ldc);
-    struct gemm_plan p = plan_tf32(&s, &g);
-    run_plan(&p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    planned<plan_tf32>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void gemm_3xtf32(int m, int n, int k, float alpha,
                  const float *a, int lda, const float *b, int ldb,
                  float beta, float *c, int ldc)
 {
-    struct gpu_limits g = limits_here();
-    struct gemm_shape s = shape_of(m, n, k, a, lda, b, ldb, c, ldc);
-    struct gemm_plan p = plan_3xtf32(&s, &g);
-    run_plan(&p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    planned<plan_3xtf32>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void gemm_bf16(int m, int n, int k, float alpha, const bf16_bits *a,
-          int lda, const bf16_bits *b, int ldb, float beta, float *c,
-          int ldc)
+               int lda, const bf16_bits *b, int ldb, float beta, float *c,
+               int ldc)
 {
-    struct gpu_limits g = limits_here();
-    struct gemm_shape s = shape_of(m, n, k, a, lda, b, ldb, c, ldc);
-    struct gemm_plan p = plan_bf16(&s, &g);
-    run_plan(&p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    planned<plan_bf16>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-static void fp32_thin(int m, int n, int k, float alpha,
-                      const float *a, int lda, const float *b, int ldb,
-                      float beta, float *c, int ldc)
+static struct gemm_plan plan_fp32_thin(const struct gemm_shape *s,
+                                       const struct gpu_limits *g)
 {
-    struct gpu_limits g = limits_here();
-    struct gemm_shape s = shape_of(m, n, k, a, lda, b, ldb, c, ldc);
-    struct gemm_plan p = plan_thin(&s, 4, &g);
-    run_plan(&p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return plan_thin(s, 4, g);
 }
 
-static void tf32_direct_entry(int m, int n, int k, float alpha,
-                              const float *a, int lda, const float *b, int ldb,
-                              float beta, float *c, int ldc)
+static struct gemm_plan plan_tf32_direct(const struct gemm_shape *s,
+                                         const struct gpu_limits *g)
 {
-    struct gpu_limits g = limits_here();
-    struct gemm_shape s = shape_of(m, n, k, a, lda, b, ldb, c, ldc);
-    struct gemm_plan p = plan_tf32_rules(&s, &g, 1);
-    run_plan(&p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return plan_tf32_rules(s, g, 1);
 }
 
-static void bf16_direct_entry(int m, int n, int k, float alpha, const bf16_bits *a,
-                  int lda, const bf16_bits *b, int ldb, float beta, float *c,
-                  int ldc)
+static struct gemm_plan plan_bf16_direct(const struct gemm_shape *s,
+                                         const struct gpu_limits *g)
 {
-    struct gpu_limits g = limits_here();
-    struct gemm_shape s = shape_of(m, n, k, a, lda, b, ldb, c, ldc);
-    struct gemm_plan p = plan_bf16_rules(&s, &g, 1);
-    run_plan(&p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return plan_bf16_rules(s, g, 1);
 }
 
 static void fp32_split(int m, int n, int k, float alpha,
@@ -912,7 +901,7 @@ static const struct kernel kernels[] = {
       .function = FUNCTION(sgemm_dbuf<LARGE>), .run = run_tuned },
     { .name = "fp32-thin", .what = "the thin kernels alone, FP32",
       .function = "thin_rows<float, 1, 16>",
-      .run = fp32_thin },
+      .run = planned<plan_fp32_thin, float> },
     { .name = "fp32-split", .what = "chapter 9's split alone, by the rule",
       .function = FUNCTION(sgemm_dbuf<SMALL>), .run = fp32_split },
     { .name = "tf32", .what = "the TF32 dispatcher",
@@ -927,7 +916,7 @@ static const struct kernel kernels[] = {
     { .name = "tf32-direct",
       .what = "the TF32 dispatcher, without passes wherever the rows allow",
       .function = "direct_gemm<1, 256>",
-      .precision = TF32, .run = tf32_direct_entry,
+      .precision = TF32, .run = planned<plan_tf32_direct, float>,
       .setup = gemm_reserve, .teardown = gemm_release },
     { .name = "3xtf32", .what = "the 3xTF32 dispatcher",
       .function = "direct_gemm<2, 128>",
@@ -945,7 +934,7 @@ static const struct kernel kernels[] = {
     { .name = "bf16-direct",
       .what = "the BF16 dispatcher, C^T = B^T A^T at every shape",
       .function = "direct_gemm<0, 128>",
-      .precision = BF16, .run_bf16 = bf16_direct_entry,
+      .precision = BF16, .run_bf16 = planned<plan_bf16_direct, bf16_bits>,
       .setup = setup_bf16, .teardown = gemm_release },
     { .name = "bf16-tiles",
       .what = "chapter 12's BF16 product alone (chapter 10's if unaligned)",
