@@ -31,6 +31,15 @@ profile_at := 1024:bf16-grouped 1024:bf16 8192:bf16-one 8192:bf16-ring \
 model.ch12_pass_mb := 2 * 2 * 4 * 4096 * 4096 / 1e6 | %.0f
 model.ch12_pass_ms := model.ch12_pass_mb / ceil.copy_tbs / 1000 | %.3f
 model.ch12_pass_pct := 100 * model.ch12_pass_ms / ch12.tf32.4096.ms | %.0f
+model.ch12_tf32_pred_ms := 2 * ch12.bf16.4096.ms + model.ch12_pass_ms | %.3f
+verdict.ch12_tf32 := ch12.tf32.4096.ms ; 0.9 * model.ch12_tf32_pred_ms ; \
+    1.1 * model.ch12_tf32_pred_ms ; ch12.tf32.4096.ms * ch12.tf32.4096.spread_pct / 100
+model.ch12_x3_pred_ms := 3 * (ch12.tf32.4096.ms - model.ch12_pass_ms) \
+    + 1.5 * model.ch12_pass_ms | %.3f
+model.ch12_x3_pred_tflops := 2 * 4096^3 / (model.ch12_x3_pred_ms * 1e9) | %.0f
+verdict.ch12_x3 := ch12.3xtf32.4096.ms ; 0.9 * model.ch12_x3_pred_ms ; \
+    1.1 * model.ch12_x3_pred_ms ; ch12.3xtf32.4096.ms * ch12.3xtf32.4096.spread_pct / 100
+model.ch12_x3_l2_x := ch12.3xtf32.ncu.l2_read_gb / ch12.tf32.ncu.l2_read_gb | %.1f
 model.ch12_one_req_gb := 2048 * 64 * 24 * 1024 / 1e9 | %.1f
 model.ch12_one_l2_tbs := model.ch12_one_req_gb / ch12.bf16-one.4096.ms | %.1f
 model.ch12_tiles_l2_gb := 512 * 64 * 48 * 1024 / 1e9 | %.1f
