@@ -40,6 +40,8 @@ model.ch12_x3_pred_tflops := 2 * 4096^3 / (model.ch12_x3_pred_ms * 1e9) | %.0f
 verdict.ch12_x3 := ch12.3xtf32.4096.ms ; 0.9 * model.ch12_x3_pred_ms ; \
     1.1 * model.ch12_x3_pred_ms ; ch12.3xtf32.4096.ms * ch12.3xtf32.4096.spread_pct / 100
 model.ch12_x3_l2_x := ch12.3xtf32.ncu.l2_read_gb / ch12.tf32.ncu.l2_read_gb | %.1f
+compare.ch12_x3_error := ch12.3xtf32.4096.error ; ch0.cublas.4096.error ; 0 ; 0 \
+    | larger than / smaller than
 model.ch12_one_req_gb := 2048 * 64 * 24 * 1024 / 1e9 | %.1f
 model.ch12_one_l2_tbs := model.ch12_one_req_gb / ch12.bf16-one.4096.ms | %.1f
 model.ch12_tiles_l2_gb := 512 * 64 * 48 * 1024 / 1e9 | %.1f

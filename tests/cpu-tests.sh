@@ -389,6 +389,34 @@ test_lab12_race() {
         || fail "lab 12's race check reaches both tiles and reuses the ring" "$bad"
 }
 
+# Appendix L's table of chapter 14's constants gives each value as the
+# code has it: a row "[[A]], [[B]] & 1, 2 &" names the constants and
+# their values in order, and each must be "NAME = VALUE" (or an array
+# NAME[..] = { VALUES }) in chapter 14's tangled files.
+test_ch14_constants() {
+    local rows bad="" names values i name value code
+    rows=$(grep -E '^\[\[[A-Za-z0-9_]+\]\](, \[\[[A-Za-z0-9_]+\]\])* & [0-9, ]+ &' chapters/ch14-results.nw)
+    [ "$(printf '%s\n' "$rows" | grep -c .)" -ge 20 ] \
+        || { fail "appendix L's constants are the code's" "fewer than 20 rows in the table"; return; }
+    code=$(cat tangle/plan14.h tangle/ch14.h tangle/ch14.cu)
+    while IFS='&' read -r names values _; do
+        names=$(echo "$names" | tr -d '[] ')
+        values=$(echo "$values" | tr -d ' ')
+        if grep -q "^[A-Za-z_]*\[" <<< "$(grep -oE "\b${names}\[[0-9]*\] = \{" <<< "$code")"; then
+            grep -qE "\b${names}\[[0-9]*\] = \{ *$(sed 's/,/, */g' <<< "$values") *\}" <<< "$code" \
+                || bad="$bad $names is not { $values };"
+            continue
+        fi
+        IFS=, read -ra N <<< "$names"; IFS=, read -ra V <<< "$values"
+        [ ${#N[@]} = ${#V[@]} ] || { bad="$bad $names: ${#N[@]} names, ${#V[@]} values;"; continue; }
+        for i in "${!N[@]}"; do
+            grep -qE "\b${N[$i]} = ${V[$i]}\b" <<< "$code" || bad="$bad ${N[$i]} is not ${V[$i]};"
+        done
+    done <<< "$rows"
+    [ -z "$bad" ] && ok "appendix L's constants are the code's" \
+        || fail "appendix L's constants are the code's" "$bad"
+}
+
 # A build that knows what it was built from: book/tools/stamps keeps a
 # checksum of each tangled file and rewrites it only when the content
 # changed; make compiles an object again when a stamp of what it reads
@@ -2351,6 +2379,7 @@ lane_programs() {
     want unit && test_unit
     want unit && test_plans
     want unit && test_lab12_race
+    want unit && test_ch14_constants
     want unit && test_lib
     want cli && test_cli
     want cli && test_stale_builds
