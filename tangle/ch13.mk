@@ -28,6 +28,11 @@ model.naive_vs_best_1024 := ch13.naive.1024.ms / ch13.overlap.1024.ms | %.1f
 model.kernel_eighth_4096_ms := ch13.kernel.4096.ms / 8 | %.2f
 model.b_copy_4096_ms := 4 * 4096^2 / ch13.micro.h2d_pinned.gbs / 1e6 | %.2f
 model.copies_in_4096_ms := 8 * 4096^2 / ch13.micro.h2d_pinned.gbs / 1e6 | %.2f
+model.ch13_panels_saved_ms := (model.copies_4096_ms - model.copies_in_4096_ms) / 8 | %.2f
+verdict.ch13_panels := ch13.micro.panels_4096_4.ms - ch13.micro.panels_4096_8.ms ; \
+    0 ; model.ch13_panels_saved_ms ; (ch13.micro.panels_4096_4.ms \
+    * ch13.micro.panels_4096_4.spread_pct + ch13.micro.panels_4096_8.ms \
+    * ch13.micro.panels_4096_8.spread_pct) / 100
 compare.ch13_panels_4096 := ch13.micro.panels_4096_4.ms ; \
     ch13.micro.panels_4096_8.ms ; ch13.micro.panels_4096_4.spread_pct ; \
     ch13.micro.panels_4096_8.spread_pct | slower than / faster than
