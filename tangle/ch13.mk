@@ -29,6 +29,7 @@ model.kernel_eighth_4096_ms := ch13.kernel.4096.ms / 8 | %.2f
 model.b_copy_4096_ms := 4 * 4096^2 / ch13.micro.h2d_pinned.gbs / 1e6 | %.2f
 model.copies_in_4096_ms := 8 * 4096^2 / ch13.micro.h2d_pinned.gbs / 1e6 | %.2f
 model.ch13_panels_saved_ms := (model.copies_4096_ms - model.copies_in_4096_ms) / 8 | %.2f
+model.ch13_cpumt_64_pred_ms := 8 * ch13.micro.cpumt_32.ms | %.4f
 verdict.ch13_panels := ch13.micro.panels_4096_4.ms - ch13.micro.panels_4096_8.ms ; \
     0 ; model.ch13_panels_saved_ms ; (ch13.micro.panels_4096_4.ms \
     * ch13.micro.panels_4096_4.spread_pct + ch13.micro.panels_4096_8.ms \
