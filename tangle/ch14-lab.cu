@@ -227,7 +227,8 @@ static void launch_thin(const struct gemm_plan *p, int m, int n, int k, float al
     else
         launch_thin_vec<T, 0>(p, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
-enum { NARROW_KIND = DIRECT_NARROW };   /* BF16, A's rows first */
+enum { NARROW_KIND = DIRECT_NARROW,     /* BF16, A's rows first */
+       DIRECT_KB = 200 };                /* shared memory for the stages */
 static_assert(BF16_KIND == DIRECT_BF16 && TF32_KIND == DIRECT_TF32
               && X3_KIND == DIRECT_X3, "the plan's kinds are chapter 12's");
 
@@ -241,7 +242,7 @@ struct direct_shape {
         A_BYTES = BM * 128, B_BYTES = BOXES * BK * 128,
         B_AT = (1 + X3) * A_BYTES,                /* X3: A's two parts */
         STAGE_BYTES = B_AT + B_BYTES,
-        STAGES = 200 * 1024 / STAGE_BYTES,
+        STAGES = DIRECT_KB * 1024 / STAGE_BYTES,
         SMEM = STAGES * STAGE_BYTES + 1024          /* + alignment */
     };
 };

@@ -41,7 +41,8 @@ struct last_wave {
     int *flags;         /* per block: the launch whose sums are there */
     int epoch;          /* this launch */
 };
-enum { READ_COST = 2 };          /* stages per slice the first block reads */
+enum { READ_COST = 2,            /* stages per slice the first block reads */
+       SPLIT_GAIN = 10 };         /* a split saves at least 1/SPLIT_GAIN */
 
 struct wave_plan { int tiles, slice, blocks; long time; };
 
@@ -58,7 +59,7 @@ static inline struct wave_plan plan_waves(int tiles, int steps, int sms)
     int rest = tiles % sms;
     struct wave_plan p = { 0, steps, imin(tiles, sms),
                            (long)CEIL_DIV(tiles, sms) * steps };
-    long best = steps * 9 / 10;                   /* save a tenth or more */
+    long best = steps * (SPLIT_GAIN - 1) / SPLIT_GAIN;   /* save a tenth */
     for (int s = 2; rest && s * rest <= sms && s <= steps; s++) {
         int slice = CEIL_DIV(steps, s), slices = CEIL_DIV(steps, slice);
         long time = slice + READ_COST * join_reads(slices);
@@ -162,7 +163,8 @@ static inline struct gemm_plan plan_thin(const struct gemm_shape *s,
     p.splits = CEIL_DIV(s->k, p.kslice);
     return p;
 }
-enum { SPLIT_SAVES = 16, X3_SHORT_K = 192, X3_FEW = 64 };
+enum { SPLIT_SAVES = 16, X3_SHORT_K = 192, X3_FEW = 64,
+       SLICE_STEPS = 16, SLICE_STAGES = 8 };   /* the shortest slices */
 
 static inline int slices_for(int tiles, int per_sm, int steps, int floor,
                              int sms)
@@ -183,9 +185,9 @@ static inline int wave_slices(int m, int n, int steps, int tall, int cost,
     int half = CEIL_DIV(m, 128) * CEIL_DIV(n, 128);
     int tiles = tall ? CEIL_DIV(m, 256) * CEIL_DIV(n, 128) : half;
     long whole = (long)CEIL_DIV(tiles, sms) * steps * (tall ? 7 : 4) / 4;
-    long best = whole * 9 / 10;                /* save a tenth or more */
+    long best = whole * (SPLIT_GAIN - 1) / SPLIT_GAIN;   /* save a tenth */
     int splits = 1;
-    for (int s = 2; s <= steps / 8; s++) {
+    for (int s = 2; s <= steps / SLICE_STAGES; s++) {
         int slice = CEIL_DIV(steps, s), units = half * CEIL_DIV(steps, slice);
         long time = (long)CEIL_DIV(units, sms) * (slice + cost);
         if (time < best) {
@@ -254,7 +256,7 @@ static inline struct gemm_plan plan_hopper(const struct gemm_shape *s,
     int steps = CEIL_DIV(s->k, bk);
     p.tall = tall;
     p.splits = slices_for(CEIL_DIV(s->m, 128) * CEIL_DIV(s->n, 128), 1,
-                          steps, 8, g->sms);
+                          steps, SLICE_STAGES, g->sms);
     if (p.splits == 1)
         p.splits = wave_slices(s->m, s->n, steps, tall, cost, g->sms);
     p.what = what;
@@ -265,12 +267,12 @@ static inline int thin(int m, int n, int most)
     return m <= most || n <= most;
 }
 enum { ALIGN_PAYS = 1000, RATE_WIDE = 98, RATE_STREAMK = 93,
-       STREAMK_STEPS = 32 };
+       STREAMK_STEPS = 32, SMALL_COLS = 64 };
 
 static inline int fp32_slices(int m, int n, int k, const struct gpu_limits *g)
 {
     return slices_for(CEIL_DIV(m, 128) * CEIL_DIV(n, 64), 2,
-                      CEIL_DIV(k, 16), 16, g->sms);
+                      CEIL_DIV(k, 16), SLICE_STEPS, g->sms);
 }
 
 enum { STREAM, WAVES, WAVES_SPLIT };
@@ -308,7 +310,8 @@ static inline struct gemm_plan plan_fp32(const struct gemm_shape *s,
         return plan_thin(s, 4, g);
     p.splits = fp32_slices(m, n, k, g);
     p.tiles = CEIL_DIV(m, 128) * CEIL_DIV(n, 64);
-    if (n <= 64 || k < SHORT_K || (p.splits > 1 && !streamk_pays(m, n, k, g)))
+    if (n <= SMALL_COLS || k < SHORT_K
+        || (p.splits > 1 && !streamk_pays(m, n, k, g)))
         return p;
     p.splits = 1;
     int large = filled(m, n, k, 256, 128, WAVES_SPLIT, g);
@@ -378,7 +381,7 @@ static inline struct gemm_plan plan_3xtf32(const struct gemm_shape *s,
     return p;
 }
 enum { BF16_FEW_ROWS = 128, BF16_SHORT_K = 32, DIRECT_EPILOGUE = 3,
-       A_COPY_PAYS = 1500 };
+       A_COPY_PAYS = 1500, BF16_THIN = 4 };
 
 static inline int bf16_direct(const struct gemm_shape *s,
                               const struct gpu_limits *g)
@@ -388,7 +391,7 @@ static inline int bf16_direct(const struct gemm_shape *s,
     int tall = tall_tiles(m, n, g), tiles = CEIL_DIV(m, tall ? 256 : 128) * cols;
     int dtall = m > 128 ? direct_tall(m, n, steps, sms) : 2;
     int dtiles = CEIL_DIV(m, tall_rows[dtall]) * cols;
-    int half = CEIL_DIV(m, 128) * cols, hs = slices_for(half, 1, steps, 8, sms);
+    int half = CEIL_DIV(m, 128) * cols, hs = slices_for(half, 1, steps, SLICE_STAGES, sms);
     long hopper = hs > 1
         ? (long)CEIL_DIV(half * hs, sms) * (CEIL_DIV(steps, hs) + UNIT_BF16) * 8
         : (long)CEIL_DIV(tiles, sms) * steps * (tall ? 14 : 8);
@@ -416,7 +419,7 @@ static inline struct gemm_plan plan_bf16_rules(const struct gemm_shape *s,
     struct gemm_plan p;
     if (empty(s))
         return plan_of(PLAN_EMPTY, 2);
-    if (n <= 4)
+    if (n <= BF16_THIN)
         return plan_thin(s, 2, g);
     if (!g->hopper)
         return plan_of(PLAN_MMA, 2);
