@@ -23,6 +23,7 @@ lab_hours := 1.5
 lab_speed := 0.9
 lab_needs := lab 10, PTX wgmma and its shared-memory descriptors, sm_90a
 lab_entries := bf16 tf32
+lab_reach := aligned-bf16
 lab_race_at := 130x128x520 512x256x520
 lab_race_args := --sms 2
 sanitize_at := 130x200x520:0

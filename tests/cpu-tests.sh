@@ -389,6 +389,29 @@ test_lab12_race() {
         || fail "lab 12's race check reaches both tiles and reuses the ring" "$bad"
 }
 
+# Lab 12's BF16 entry runs the student's kernel only where the TMA unit
+# can read the rows (chapter 12's tma_ok: 16 bytes, 8 numbers of BF16),
+# elsewhere chapter 10's: the grader counts only the shapes that reach
+# it (lab_reach aligned-bf16), and its added shapes and paddings reach.
+test_lab12_reach() {
+    local rule s m n k v p bad=""
+    rule=$(grep -A3 '^int tma_ok' tangle/ch12.cu | tr -d ' \n')
+    [[ "$rule" == *"%16==0&&(size_t)ld*size%16==0;"* ]] || bad="$bad tma_ok() changed: $rule;"
+    [ "$(book/tools/bookdata manifest 12 lab_reach)" = aligned-bf16 ] || bad="$bad lab_reach is not aligned-bf16;"
+    . book/tools/shapes
+    for s in $LAB_ALIGNED8_SHAPES; do
+        IFS=x read -r m n k <<< "$s"
+        [ $((n % 8)) = 0 ] && [ $((k % 8)) = 0 ] || bad="$bad $s: N or K not a multiple of 8;"
+    done
+    IFS='|' read -ra v <<< "$LAB_ALIGNED8_VARIANTS"
+    for p in "${v[@]}"; do
+        p=$(sed -n 's/.*--pad \([0-9]*\).*/\1/p' <<< "$p")
+        [ -n "$p" ] && [ $((p % 8)) = 0 ] || bad="$bad variant '$p': padding not a multiple of 8;"
+    done
+    [ -z "$bad" ] && ok "lab 12's BF16 checks count only the shapes that reach the student's kernel" \
+        || fail "lab 12's BF16 checks count only the shapes that reach the student's kernel" "$bad"
+}
+
 # Appendix L's table of chapter 14's constants gives each value as the
 # code has it: a row "[[A]], [[B]] & 1, 2 &" names the constants and
 # their values in order, and each must be "NAME = VALUE" (or an array
@@ -2380,6 +2403,7 @@ lane_programs() {
     want unit && test_plans
     want unit && test_lab12_race
     want unit && test_ch14_constants
+    want unit && test_lab12_reach
     want unit && test_lib
     want cli && test_cli
     want cli && test_stale_builds

@@ -46,7 +46,9 @@ FIELDS = {
     'lab_entries': ('words', 'the kernel entries that run the lab\'s '
                     'kernel, where not every entry of lab_kernel'),
     'lab_reach': ('word', 'which shapes reach the lab\'s kernel: "aligned" '
-                  '(rows a multiple of 16 bytes)'),
+                  '(rows a multiple of 16 bytes), or "aligned-bf16" (a '
+                  'BF16 entry\'s rows a multiple of 16 bytes, every shape '
+                  'for the other entries)'),
     'lab_race_at': ('words', 'the shapes MxNxK where the lab\'s grader runs '
                     'racecheck and synccheck: shapes that reach the lab\'s '
                     'kernel and use every stage of its pipeline at least '
