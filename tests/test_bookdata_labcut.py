@@ -124,8 +124,9 @@ class Splice(unittest.TestCase):
             self.assertIn(why, str(c.exception))
         # braces in comments, strings and characters are not braces
         fine = ['/* } */ const char *s = "}"; char c = \'}\'; // }',
-                'if (1) { s = R"x(})x"; }']
+                'if (1) { s = "{"; }']
         labcut.splice(STUB[:3] + fine + STUB[4:], STUB, 'a.cu', 'stub.cu')
+        self.assertEqual(labcut.braces('s = R"x(})x";'), [])
         self.assertEqual(labcut.braces('{\n/* { */ }\n<% %>'),
                          [(1, 1), (2, -1), (3, 1), (3, -1)])
 
@@ -189,6 +190,23 @@ class Refused(unittest.TestCase):
                 self.spliced(*lines)
         out = self.spliced('#pragma unroll 2', 'int basm = 1; // asm', 'const char *s = "_Pragma";')
         self.assertIn('#pragma unroll 2', out)
+
+    def test_raw_strings_whose_splices_the_compiler_undoes(self):
+        # The compiler undoes line splices inside a raw string, so a
+        # checker that joins them first would read this #include as part
+        # of a string; no raw string passes, in any of its spellings.
+        attack = ['const char *s = R"x(a)x\\', '", *t = R"y( )x";',
+                  '#include "/any/file.h"', ')y"/*"*/;']
+        for lines in (attack, ['const char *s = R"(x)";'],
+                      ['auto s = u8R"d(x)d";'], ['auto s = LR"(x)";'],
+                      ['const char *s = R\\', '"(x)";'],
+                      ['const char *s = R"x(', 'unclosed']):
+            with self.assertRaises(labcut.SpliceError, msg=lines) as e:
+                self.spliced(*lines)
+            self.assertIn('raw string', str(e.exception))
+        out = self.spliced('int BR = 1; const char *s = "R";', "char c = 'R';",
+                           '// a comment may name R"(x)"', 'int n = 1\'0;')
+        self.assertIn('int BR = 1; const char *s = "R";', out)
 
 
 class Screen(unittest.TestCase):

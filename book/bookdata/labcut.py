@@ -247,6 +247,11 @@ _HOST_WORDS = re.compile(r'(?<![A-Za-z0-9_])(?:asm|__asm|__asm__|_Pragma|'
 # A line splice: a backslash, blanks GCC allows before the newline, the
 # newline.
 _SPLICE = re.compile(r'\\[ \t\f\v\r]*\n')
+# The start of a raw string (after line splices are joined): inside one
+# the compiler undoes the splices (C++11's phase 2 is reverted), so a
+# checker that joins them first reads another text than the compiler.
+# A lab's code needs no raw string, and may hold none.
+_RAW_STRING = re.compile(r'(?<![A-Za-z0-9_])(?:u8|u|U|L)?R"')
 # What the compiler does not read as code: comments, raw strings, string
 # and character literals (the first to start wins, as for the compiler;
 # a raw string's R starts a token, alone or after u8, u, U or L, not the
@@ -258,6 +263,20 @@ _NOT_CODE = re.compile(r"""
     | (?<![A-Za-z0-9_])(?:u8|u|U|L)?R"(?P<delim>[^ ()\\\t\n]{0,16})\(.*?\)(?P=delim)"
     | "(?:\\.|[^"\\\n])*" | '(?:\\.|[^'\\\n])*'
     """, re.S | re.X)
+
+
+def _raw_string(text):
+    """The line (from 1) where a raw string starts in TEXT's code (not in
+    a comment, a string or character literal, or a number), or None.
+    Up to the first raw string the compiler and _blanked read the same
+    text, so the compiler's first raw string starts in code here too."""
+    text, where = _spliced(text)
+    spans = [(m.start(), m.end()) for m in _NOT_CODE.finditer(text)
+             if m.group('delim') is None]
+    for m in _RAW_STRING.finditer(text):
+        if not any(a <= m.start() < b for a, b in spans):
+            return where[m.start()]
+    return None
 
 
 def braces(text):
@@ -304,6 +323,10 @@ def splice(student, stub, student_name, stub_name):
             if _CONTROL.search(l):
                 raise SpliceError('%s:%d: the lab\'s code may hold no control '
                                   'character' % (student_name, start + i))
+        raw = _raw_string('\n'.join(body))
+        if raw:
+            raise SpliceError('%s:%d: the lab\'s code may hold no raw string '
+                              'literal (R"...")' % (student_name, start + raw - 1))
         _enclosed(body, (student_name, start))
         code, where = _blanked('\n'.join(body))
         m = _HOST_WORDS.search(code)
