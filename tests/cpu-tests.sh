@@ -425,7 +425,7 @@ test_ch14_constants() {
     while IFS='&' read -r names values _; do
         names=$(echo "$names" | tr -d '[] ')
         values=$(echo "$values" | tr -d ' ')
-        if grep -q "^[A-Za-z_]*\[" <<< "$(grep -oE "\b${names}\[[0-9]*\] = \{" <<< "$code")"; then
+        if grep -qE "\b${names}\[[0-9]*\] = \{" <<< "$code"; then
             grep -qE "\b${names}\[[0-9]*\] = \{ *$(sed 's/,/, */g' <<< "$values") *\}" <<< "$code" \
                 || bad="$bad $names is not { $values };"
             continue
