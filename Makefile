@@ -364,6 +364,11 @@ build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$
 	  echo "$(abspath $(LAB_DIR))/ch$(1).cu" > $$@.file; \
 	  $(BOOKDATA) lab-splice $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $$@.cu 2> $$@.failed \
 	    || { cat $$@.failed >&2; exit 2; }; rm -f $$@.failed; \
+	  $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Itangle -E $$@.cu -o $$@.i 2> $$@.log \
+	    || { grep -m 3 -i 'error' $$@.log > $$@.failed || echo "nvcc -E failed" > $$@.failed; \
+	      cat $$@.failed >&2; exit 1; }; \
+	  $(BOOKDATA) lab-cpp $$@.i $(LAB_DIR)/ch$(1).cu 2> $$@.failed \
+	    || { cat $$@.failed >&2; exit 2; }; rm -f $$@.failed; \
 	  echo "$(NVCC) ... -c $$@.cu (the lab's code of $(LAB_DIR)/ch$(1).cu in the stub) -o $$@"; \
 	  $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Itangle -c $$@.cu -o $$@.o 2> $$@.log; \
 	  rc=$$$$?; grep -v -e '^ptxas info' -e 'bytes stack frame' $$@.log >&2; \

@@ -209,6 +209,45 @@ class Refused(unittest.TestCase):
         self.assertIn('int BR = 1; const char *s = "R";', out)
 
 
+class Lexing(unittest.TestCase):
+    STUB = Refused.STUB
+
+    def spliced(self, *lines):
+        return labcut.splice([self.STUB[0], self.STUB[1]] + list(lines)
+                             + self.STUB[2:], self.STUB, 'a.cu', 's.cu')
+
+    def test_what_gcc_reads_into_names_and_numbers(self):
+        # GCC reads $1'x' as a name and a character; a reader of the
+        # standard, as a number with a digit separator that hides the rest
+        for lines in (["(void)(__STRING($1'x')); asm volatile(\"trap;\"); ('y');"],
+                      ['int \u00e9 = 1;'],            # a letter not ASCII
+                      [r'int \u00e9 = 1;'],           # a universal character name
+                      ['// a comment in fran\u00e7ais'],
+                      ['int a$b = 1;']):
+            with self.assertRaises(labcut.SpliceError, msg=lines) as e:
+                self.spliced(*lines)
+            self.assertIn('only ASCII', str(e.exception))
+
+
+class Preprocessed(unittest.TestCase):
+    def lines(self, *mine):
+        return (['# 1 "s.cu"', 'int x;', '#pragma GCC diagnostic push',
+                 '# 4 "a.cu"'] + list(mine) + ['# 9 "s.cu"', '}'])
+
+    def test_a_macro_may_not_make_what_the_source_may_not_hold(self):
+        for mine, why in ((['asm volatile("trap;");'], 'uses asm'),
+                          (['#pragma message("hi")'], 'a directive'),
+                          (['int q = 0; { q++;'], 'braces'),
+                          (['} extern "C" {'], 'braces')):
+            with self.assertRaises(labcut.SpliceError, msg=mine) as e:
+                labcut.preprocessed(self.lines(*mine), 'a.cu')
+            self.assertIn(why, str(e.exception))
+
+    def test_the_stubs_lines_and_an_honest_region_pass(self):
+        labcut.preprocessed(self.lines('#pragma unroll', 'for (;;) { s += "}"[0]; }',
+                                       '# 7 "a.cu"', 'x++;'), 'a.cu')
+
+
 class Screen(unittest.TestCase):
     def test_a_call_and_its_checked_form_are_one(self):
         ours = {'fprintf': 'U', '__printf_chk': 'U', 'cudaMalloc': 'U'}

@@ -33,6 +33,9 @@ USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
                                    replaced by its stub (the course edition)
   bookdata lab-splice STUDENT STUB OUT   the stub with its marked regions
                                    filled from the student's file
+  bookdata lab-cpp PREPROCESSED STUDENT   exit 2 where the preprocessor's
+                                   output gives the student's lines what
+                                   lab-splice refuses in them
   bookdata lab-answer STUB PROGRAM   the stub with the program's own code
                                    between its marks (the lab that passes)
   bookdata lab-screen LAB_O CHAPTER_O   what keeps a lab's object from
@@ -351,6 +354,20 @@ def cmd_lab_splice(args):
     return 0
 
 
+def cmd_lab_cpp(args):
+    from . import labcut
+    _need(args, 2, 'lab-cpp PREPROCESSED STUDENT')
+    if not os.path.exists(args[0]):
+        raise Usage('lab-cpp: %s: no such file' % args[0])
+    with open(args[0], encoding='utf-8', errors='replace') as fh:
+        lines = fh.read().split('\n')
+    try:
+        labcut.preprocessed(lines, args[1])
+    except labcut.SpliceError as e:
+        raise Usage(str(e))
+    return 0
+
+
 def cmd_lab_screen(args):
     from . import labcut
     _need(args, 2, 'lab-screen LAB_OBJECT CHAPTER_OBJECT')
@@ -485,6 +502,7 @@ COMMANDS = {
     'lab-splice': cmd_lab_splice,
     'lab-answer': cmd_lab_answer,
     'lab-screen': cmd_lab_screen,
+    'lab-cpp': cmd_lab_cpp,
     'gpu-dir': cmd_gpu_dir,
     'runs-short': cmd_runs_short,
     'clocklog': cmd_clocklog,

@@ -252,6 +252,12 @@ _SPLICE = re.compile(r'\\[ \t\f\v\r]*\n')
 # checker that joins them first reads another text than the compiler.
 # A lab's code needs no raw string, and may hold none.
 _RAW_STRING = re.compile(r'(?<![A-Za-z0-9_])(?:u8|u|U|L)?R"')
+# What the checker's reading of numbers, names and literals does not
+# follow as the compiler does: $ and other characters that GCC takes into
+# names and numbers ($1'x' is a name and a character to GCC, a number
+# with a digit separator to a reader of the standard), anything not
+# ASCII, and universal character names.  A lab's code needs none.
+_FOREIGN = re.compile(r'[$\x80-\U0010ffff]|\\[uU]')
 # What the compiler does not read as code: comments, raw strings, string
 # and character literals (the first to start wins, as for the compiler;
 # a raw string's R starts a token, alone or after u8, u, U or L, not the
@@ -323,6 +329,10 @@ def splice(student, stub, student_name, stub_name):
             if _CONTROL.search(l):
                 raise SpliceError('%s:%d: the lab\'s code may hold no control '
                                   'character' % (student_name, start + i))
+        for i, l in enumerate(body):
+            if _FOREIGN.search(l):
+                raise SpliceError('%s:%d: the lab\'s code may hold only ASCII, '
+                                  'and no $ or \\u' % (student_name, start + i))
         raw = _raw_string('\n'.join(body))
         if raw:
             raise SpliceError('%s:%d: the lab\'s code may hold no raw string '
@@ -361,6 +371,46 @@ def splice(student, stub, student_name, stub_name):
         if cur is None:
             out.append(l)
     return out
+
+
+def preprocessed(lines, student_name):
+    """SpliceError where the compiler's preprocessor (LINES, its -E
+    output) puts into the student's lines what splice() refuses in them:
+    a macro of a system header can paste asm or _Pragma together, or
+    expand to a brace (glibc's __CONCAT, __END_DECLS).  The student's
+    lines are those its line markers give to STUDENT_NAME; each run of
+    them is a region, whose braces must close what they open."""
+    runs, cur, mine = [], None, False
+    for l in lines:
+        m = re.match(r'#\s*(?:line\s+)?\d+\s+"((?:\\.|[^"\\])*)"', l)
+        if m:
+            was, mine = mine, m.group(1) == student_name
+            if mine and not was:
+                cur = []
+                runs.append(cur)
+            continue
+        if mine:
+            cur.append(l)
+    for run in runs:
+        for l in run:
+            t = l.strip()
+            if t.startswith('#') and not re.match(r'#\s*pragma\s+(?:no)?unroll\b', t):
+                raise SpliceError('%s: after the preprocessor the lab\'s code '
+                                  'holds a directive: %s' % (student_name, t[:60]))
+        code, _ = _blanked('\n'.join(run))
+        m = _HOST_WORDS.search(code)
+        if m:
+            raise SpliceError('%s: after the preprocessor the lab\'s code uses '
+                              '%s (a macro made it)' % (student_name, m.group(0)))
+        depth = 0
+        for _, d in braces('\n'.join(run)):
+            depth += d
+            if depth < 0:
+                break
+        if depth != 0:
+            raise SpliceError('%s: after the preprocessor the lab\'s code does '
+                              'not close the braces it opens (a macro made '
+                              'one)' % student_name)
 
 
 def answer(stub, full, stub_name='stub', full_name='program'):
