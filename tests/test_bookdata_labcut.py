@@ -229,6 +229,25 @@ class Lexing(unittest.TestCase):
             self.assertIn('only ASCII', str(e.exception))
 
 
+    def test_a_pragma_holds_a_count_and_nothing_else(self):
+        # the compiler ignores a brace in a pragma; a reader of braces
+        # would count it
+        for lines in (['#pragma unroll {', '}', 'int f() {', '#pragma unroll }'],
+                      ['#pragma unroll 4 x']):
+            with self.assertRaises(labcut.SpliceError, msg=lines) as e:
+                self.spliced(*lines)
+            self.assertIn('takes a count', str(e.exception))
+        out = self.spliced('#pragma unroll 4', '#pragma unroll N', '#pragma nounroll',
+                           '#pragma unroll // all of it')
+        self.assertIn('#pragma unroll 4', out)
+
+    def test_a_file_name_the_compiler_reads_as_written(self):
+        # GCC reads escapes in a #line's name: b\q would name bq
+        with self.assertRaises(labcut.SpliceError) as e:
+            labcut.splice(self.STUB, self.STUB, 'lab\\b\\q.cu', 's.cu')
+        self.assertIn('file name', str(e.exception))
+
+
 class Preprocessed(unittest.TestCase):
     def lines(self, *mine):
         return (['# 1 "s.cu"', 'int x;', '#pragma GCC diagnostic push',
@@ -242,6 +261,12 @@ class Preprocessed(unittest.TestCase):
             with self.assertRaises(labcut.SpliceError, msg=mine) as e:
                 labcut.preprocessed(self.lines(*mine), 'a.cu')
             self.assertIn(why, str(e.exception))
+
+    def test_no_line_of_the_student_is_no_pass(self):
+        with self.assertRaises(labcut.SpliceError) as e:
+            labcut.preprocessed(['# 1 "s.cu"', 'int x;', '# 4 "lab/bq.cu"', 'asm("");'],
+                                'lab/b\\q.cu')
+        self.assertIn('nothing to check', str(e.exception))
 
     def test_the_stubs_lines_and_an_honest_region_pass(self):
         labcut.preprocessed(self.lines('#pragma unroll', 'for (;;) { s += "}"[0]; }',

@@ -238,6 +238,22 @@ def directives(lines):
     return out
 
 
+def _directive_text(lines, first):
+    """The preprocessor line of LINES that starts on line FIRST, with
+    continued lines joined and comments blanked (numbers, strings and
+    characters kept: a rule that reads it refuses what it does not
+    know), stripped."""
+    text, where = _spliced('\n'.join(lines))
+    text = re.sub(r'/\*.*?\*/|//[^\n]*',
+                  lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text, flags=re.S)
+    pos = 0
+    for l in text.split('\n'):
+        if (where[pos] if pos < len(where) else 1) == first and l.strip():
+            return l.strip()
+        pos += len(l) + 1
+    return ''
+
+
 # What a lab's lines may not hold: control characters (which the
 # compiler skips and a reader does not see), and the words that put text
 # of the student's into the host's code or the compiler's directives.
@@ -252,6 +268,13 @@ _SPLICE = re.compile(r'\\[ \t\f\v\r]*\n')
 # checker that joins them first reads another text than the compiler.
 # A lab's code needs no raw string, and may hold none.
 _RAW_STRING = re.compile(r'(?<![A-Za-z0-9_])(?:u8|u|U|L)?R"')
+# The one pragma a lab's code may hold, as the compiler's directive: a
+# count (a number or a name), or none; nothing else (a brace there would
+# count to a reader of the braces and not to the compiler).
+_UNROLL = re.compile(r'(?:#|%:)\s*pragma\s+(?:no)?unroll(?:\s+(?:\d+|[A-Za-z_]\w*))?\s*$')
+# What a file's name in a #line directive may hold: GCC reads escapes in
+# it, so a backslash would name another file in the compiler's markers.
+_PLAIN_NAME = re.compile(r'^[ -!#-\[\]-~]+$')
 # What the checker's reading of numbers, names and literals does not
 # follow as the compiler does: $ and other characters that GCC takes into
 # names and numbers ($1'x' is a name and a character to GCC, a number
@@ -317,6 +340,9 @@ def splice(student, stub, student_name, stub_name):
     """The stub's lines with every marked region filled from the
     student's file (lists of lines, without newlines); #line directives
     name the student's file for its lines and the stub's for the rest."""
+    if not _PLAIN_NAME.match(student_name):
+        raise SpliceError('%s: the lab\'s file name may hold no backslash, '
+                          'quote or control character' % student_name)
     theirs = regions(student, student_name)
     ours = regions(stub, stub_name)
     for tag in ours:
@@ -348,9 +374,14 @@ def splice(student, stub, student_name, stub_name):
         allowed = {name for _, d, name in directives(ours[tag][1])
                    if d == 'define'}
         for line, d, name in directives(body):
-            if (d == 'pragma' and name in ('unroll', 'nounroll')) \
+            if (d == 'pragma' and name in ('unroll', 'nounroll')
+                    and _UNROLL.match(_directive_text(body, line))) \
                     or (d in ('define', 'undef') and name in allowed):
                 continue
+            if d == 'pragma' and name in ('unroll', 'nounroll'):
+                raise SpliceError('%s:%d: #pragma %s takes a count (a number '
+                                  'or a name) and nothing else'
+                                  % (student_name, start + line - 1, name))
             raise SpliceError(
                 '%s:%d: the lab\'s code may not use #%s%s (it may #define '
                 'only what its stub defines%s, and #pragma unroll)'
@@ -391,10 +422,13 @@ def preprocessed(lines, student_name):
             continue
         if mine:
             cur.append(l)
+    if not runs:
+        raise SpliceError('%s: no line of the preprocessor\'s output is the '
+                          'lab\'s (nothing to check)' % student_name)
     for run in runs:
         for l in run:
             t = l.strip()
-            if t.startswith('#') and not re.match(r'#\s*pragma\s+(?:no)?unroll\b', t):
+            if t.startswith('#') and not _UNROLL.match(t):
                 raise SpliceError('%s: after the preprocessor the lab\'s code '
                                   'holds a directive: %s' % (student_name, t[:60]))
         code, _ = _blanked('\n'.join(run))
