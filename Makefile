@@ -353,8 +353,21 @@ $(LAB_DIR)/ch$(1).cu: | tangle/ch$(1)-lab.cu build/manifest.tsv
 # grade an older one, and its first errors in build/lab/chN.failed, which
 # ./labN reports as wrong; so does code that bookdata lab-screen refuses,
 # whose reasons build/lab/chN.refused keeps for ./labN to report)
+# The screen's reference: the chapter's own code as a student's file
+# (bookdata lab-answer), spliced and compiled exactly as a lab is, so that
+# the two objects differ only by what the student wrote (build/chN.o may
+# come from noweb's output, whose line markers name the .nw files and
+# change the host compiler's choices in the book's host functions).
+build/lab/ch$(1)-answer.o: tangle/ch$(1)-lab.cu tangle/ch$(1).cu $(HEADERS) build/ch$(1).flags
+	@mkdir -p build/lab
+	$$(say) NVCC $$@
+	$(Q)$(BOOKDATA) lab-answer tangle/ch$(1)-lab.cu tangle/ch$(1).cu > build/lab/ch$(1)-answer-in.cu \
+	  && $(BOOKDATA) lab-splice build/lab/ch$(1)-answer-in.cu tangle/ch$(1)-lab.cu build/lab/ch$(1)-answer.cu \
+	  && $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Itangle -c build/lab/ch$(1)-answer.cu -o $$@ \
+	    2> build/lab/ch$(1)-answer.log || { cat build/lab/ch$(1)-answer.log >&2; exit 1; }
 build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$(1).flags $(COMMON_OBJS) \
-    build/main-ch$(1).o build/ch$(1).o build/lab/labrun-ch$(1).o $(call link_objs,$(ch$(1).links)) FORCE
+    build/main-ch$(1).o build/ch$(1).o build/lab/ch$(1)-answer.o build/lab/labrun-ch$(1).o \
+    $(call link_objs,$(ch$(1).links)) FORCE
 	@mkdir -p build/lab
 	$(call lab_wrapper,$(1))
 	@if [ ! $$@ -nt $(LAB_DIR)/ch$(1).cu ] || [ ! $$@ -nt build/ch$(1).flags ] \
@@ -374,7 +387,7 @@ build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$
 	  rc=$$$$?; grep -v -e '^ptxas info' -e 'bytes stack frame' $$@.log >&2; \
 	  [ $$$$rc = 0 ] || { grep -m 3 -i 'error' $$@.log > $$@.failed || echo "nvcc exit $$$$rc" > $$@.failed; \
 	    exit $$$$rc; }; \
-	  $(BOOKDATA) lab-screen $$@.o build/ch$(1).o > $$@.refused; rc=$$$$?; \
+	  $(BOOKDATA) lab-screen $$@.o build/lab/ch$(1)-answer.o > $$@.refused; rc=$$$$?; \
 	  [ $$$$rc = 1 ] && { sed 's/^/make: lab$(1) is not linked: /' $$@.refused >&2; \
 	    echo "make: ./lab$(1) grades it wrong, with that reason" >&2; exit 0; }; \
 	  [ $$$$rc = 0 ] || exit $$$$rc; rm -f $$@.refused; \
