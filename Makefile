@@ -108,6 +108,8 @@ help:
 	@echo 'make instructor      build/instructor.pdf and .html: the book with answers'
 	@echo 'make course          build/course.pdf: the labs'"'"' code left to the student'
 	@echo 'make kit             build/kit/labN: what a student receives for lab N'
+	@echo 'make grade LAB=N FILES="a.cu b.cu"   grade handed-in lab files in a clean'
+	@echo '                     copy of the book (build/graded/labN/: each JSON)'
 	@echo 'make syllabus        build/syllabus.pdf: the module, its assessment, its tracks'
 	@echo 'make answers         the changed programs of the worked answers'
 	@echo 'make slides          build/slides/chN.pdf, a deck per chapter'
@@ -405,6 +407,13 @@ lab$(1): build/lab/ch$(1) build/lab/ch$(1)-book build/lab/judge $(ch$(1).program
 .PHONY: lab$(1)
 endef
 $(foreach n,$(LABS),$(eval $(call lab_rules,$(n))))
+# Students' lab files, graded where none of them reaches the grading
+# (book/tools/grade-files: a copy of the book's commit, built there).
+grade:
+	@[ -n "$(LAB)" ] && [ -n "$(FILES)" ] \
+	  || { echo 'usage: make grade LAB=N FILES="a.cu b.cu ..." [SIZE=S]' >&2; exit 2; }
+	@book/tools/grade-files $(LAB) $(if $(SIZE),--size $(SIZE)) $(FILES)
+.PHONY: grade
 # The runner (book/lab/labrun.c) for chapter N's table of kernels, and
 # with the book's own kernels (build/lab/chN-book): the speed a lab is
 # held to, and, for every chapter, the GPU tests' check that no kernel

@@ -1978,6 +1978,44 @@ PY
     else skip "lab10's own code: chapter 10 is not built here"; fi
 }
 
+# A teacher's grading of handed-in files (make grade: book/tools/
+# grade-files) happens in a copy of the book's commit, so that nothing
+# in the working tree or build/ of the machine it runs on takes part: in
+# a clone whose working tree a student has changed (a grader that passes
+# everything), a file that calls cuBLAS is still wrong, the chapter's
+# own code is graded (correct, or cannot grade without a GPU), and bad
+# usage is one line and exit 2.
+test_grade_files() {
+    local n=1 r="$tmp/gradeclone" bad="" rc
+    [ -e tangle/ch$n-lab.cu ] || { skip "make grade: chapter $n is not built here"; return; }
+    command -v git > /dev/null && git rev-parse -q --verify HEAD > /dev/null 2>&1 \
+        || { skip "make grade: no git clone here"; return; }
+    git clone -q . "$r" 2> /dev/null || { fail "make grade: a clone of the book" "git clone failed"; return; }
+    [ -x "$r/book/tools/grade-files" ] || { skip "make grade: the commit has no grade-files yet"; rm -rf "$r"; return; }
+    printf '#!/bin/sh\necho "lab$1: correct (planted)"; exit 0\n' > "$r/book/tools/grade"
+    book/tools/bookdata lab-answer tangle/ch$n-lab.cu tangle/ch$n.cu > "$tmp/g-own.cu"
+    book/tools/labstub $n | awk '/---- lab [0-9]+, .*: your code ends here ---- / && !done {
+            print "static void go(void) { cublas_sgemm(1, 1, 1, 1.0f, 0, 1, 0, 1, 0.0f, 0, 1); } void (*keep)(void) = go;"; done = 1 } { print }' \
+        > "$tmp/g-atk.cu"
+    (cd "$r" && book/tools/grade-files $n --out "$tmp/graded" "$tmp/g-atk.cu" "$tmp/g-own.cu") > "$tmp/g.out" 2>&1; rc=$?
+    grep -q "^$tmp/g-atk.cu	exit 1	lab$n: WRONG: the lab's code was not graded: it calls cublas_sgemm" "$tmp/g.out" \
+        || bad="$bad"$'\n'"the attack: $(grep g-atk "$tmp/g.out")"
+    grep -q "(this working tree's changes are not used)" "$tmp/g.out" \
+        || bad="$bad"$'\n'"no word of the working tree's changes: $(head -1 "$tmp/g.out")"
+    grep -Eq "^$tmp/g-own.cu	exit (0	lab$n: correct|3	lab$n: cannot grade here)" "$tmp/g.out" \
+        || bad="$bad"$'\n'"the chapter's own code: $(grep g-own "$tmp/g.out")"
+    [ -s "$tmp/graded/01-g-atk.json" ] && [ -s "$tmp/graded/02-g-own.json" ] \
+        || bad="$bad"$'\n'"no JSON of each grading in the output folder"
+    { [ $rc = 0 ] || [ $rc = 3 ]; } || bad="$bad"$'\n'"exit $rc"
+    book/tools/grade-files $n "$tmp/none.cu" > "$tmp/g.out" 2>&1; rc=$?
+    { [ $rc = 2 ] && [ "$(wc -l < "$tmp/g.out")" = 1 ]; } || bad="$bad"$'\n'"a missing file: exit $rc: $(cat "$tmp/g.out")"
+    book/tools/grade-files 13 "$tmp/g-own.cu" > "$tmp/g.out" 2>&1; rc=$?
+    { [ $rc = 2 ] && grep -q "chapter 13 has no lab" "$tmp/g.out"; } || bad="$bad"$'\n'"a chapter without a lab: exit $rc: $(cat "$tmp/g.out")"
+    rm -rf "$r"
+    [ -z "$bad" ] && ok "make grade grades handed-in files in a copy of the book's commit: a changed working tree takes no part, an attack is wrong, the chapter's code is not" \
+        || fail "make grade grades handed-in files in a copy of the book's commit: a changed working tree takes no part, an attack is wrong, the chapter's code is not" "$bad"
+}
+
 # A lab whose idea is speed passes only at lab_speed of the chapter's
 # kernel, timed beside it: a ratio whose shortfall (1 - lab_speed) must
 # hold three times the between-run spread of that kernel at 4096^3 in
@@ -2455,6 +2493,7 @@ lane_compiled() {
     want compile && test_compile_paths
     want labs && test_labs
     want labs && test_lab_speed
+    want labs && test_grade_files
     want answers && test_answers
 }
 lane_fixture() { want fixture && fixture_cpu_tests; }
