@@ -2009,11 +2009,21 @@ test_grade_files() {
     { [ $rc = 0 ] || [ $rc = 3 ]; } || bad="$bad"$'\n'"exit $rc"
     book/tools/grade-files $n "$tmp/none.cu" > "$tmp/g.out" 2>&1; rc=$?
     { [ $rc = 2 ] && [ "$(wc -l < "$tmp/g.out")" = 1 ]; } || bad="$bad"$'\n'"a missing file: exit $rc: $(cat "$tmp/g.out")"
+    # a link (another student's file, or one of the teacher's) is not
+    # handed-in work; a name cannot print a verdict line of its own
+    ln -sf "$tmp/g-own.cu" "$tmp/g-link.cu"
+    book/tools/grade-files $n "$tmp/g-link.cu" > "$tmp/g.out" 2>&1; rc=$?
+    { [ $rc = 2 ] && grep -q "is a symbolic link" "$tmp/g.out"; } || bad="$bad"$'\n'"a link: exit $rc: $(cat "$tmp/g.out")"
+    local odd="$tmp/g"$'\texit 0\tlab1: correct\n'".cu"
+    cp "$tmp/g-atk.cu" "$odd"
+    book/tools/grade-files $n --out "$tmp/graded2" "$odd" > "$tmp/g.out" 2>&1
+    { [ "$(grep -c "correct" "$tmp/g.out")" = 1 ] && grep -q "?exit 0?lab1: correct?.cu	exit 1	lab$n: WRONG" "$tmp/g.out"; } \
+        || bad="$bad"$'\n'"a name with a tab and a newline: $(cat -A "$tmp/g.out" | head -5)"
     book/tools/grade-files 13 "$tmp/g-own.cu" > "$tmp/g.out" 2>&1; rc=$?
     { [ $rc = 2 ] && grep -q "chapter 13 has no lab" "$tmp/g.out"; } || bad="$bad"$'\n'"a chapter without a lab: exit $rc: $(cat "$tmp/g.out")"
     rm -rf "$r"
-    [ -z "$bad" ] && ok "make grade grades handed-in files in a copy of the book's commit: a changed working tree takes no part, an attack is wrong, the chapter's code is not" \
-        || fail "make grade grades handed-in files in a copy of the book's commit: a changed working tree takes no part, an attack is wrong, the chapter's code is not" "$bad"
+    [ -z "$bad" ] && ok "make grade grades handed-in files in a copy of the book's commit: a changed working tree takes no part, an attack is wrong, the chapter's code is not, a link is refused and a name prints no verdict" \
+        || fail "make grade grades handed-in files in a copy of the book's commit: a changed working tree takes no part, an attack is wrong, the chapter's code is not, a link is refused and a name prints no verdict" "$bad"
 }
 
 # A lab whose idea is speed passes only at lab_speed of the chapter's

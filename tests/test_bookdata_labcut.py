@@ -191,6 +191,18 @@ class Refused(unittest.TestCase):
         out = self.spliced('#pragma unroll 2', 'int basm = 1; // asm', 'const char *s = "_Pragma";')
         self.assertIn('#pragma unroll 2', out)
 
+    def test_no_token_pasting(self):
+        # a #define of a name the stub defines expands in the book's
+        # lines, where no check reads what ## builds: asm, _Pragma, <%
+        for lines in (['#define TROW(i) ((i) + [&]() { a ## sm volatile("nop"); return 0; }())'],
+                      ['#define TROW(i) _Pra %:%: gma("weak f") (i)'],
+                      ['#define TROW(i) (i) %: %: x']):
+            with self.assertRaises(labcut.SpliceError, msg=lines) as e:
+                self.spliced(*lines)
+            self.assertIn('paste tokens', str(e.exception))
+        out = self.spliced('int x; /* ## in a comment */', 'const char *s = "##";')
+        self.assertIn('const char *s = "##";', out)
+
     def test_raw_strings_whose_splices_the_compiler_undoes(self):
         # The compiler undoes line splices inside a raw string, so a
         # checker that joins them first would read this #include as part
@@ -282,6 +294,39 @@ class Screen(unittest.TestCase):
         for name in ('cublas_sgemm', '__cublas_sgemm_chk', 'puts',
                      '__chk', 'exit'):
             self.assertFalse(labcut._called(name, ours), name)
+
+
+class HostCode(unittest.TestCase):
+    """Two objects whose host function has the same name and size but
+    calls another function: the screen reads the call, not the size."""
+    SRC = ('static int __attribute__((noinline)) one(int x) { return x + 1; }\n'
+           'static int __attribute__((noinline)) two(int x) { return x + 2; }\n'
+           'int (*volatile keep[2])(int) = { one, two };\n'
+           'int f(int x) { return %s(x) * 3; }\n')
+
+    def test_a_function_that_calls_another_is_changed(self):
+        import shutil
+        import subprocess
+        import tempfile
+        if not shutil.which('gcc'):
+            self.skipTest('no gcc')
+        with tempfile.TemporaryDirectory() as d:
+            objs = []
+            for callee in ('one', 'two', 'one'):
+                src = os.path.join(d, '%s%d.c' % (callee, len(objs)))
+                with open(src, 'w') as f:
+                    f.write(self.SRC % callee)
+                objs.append(src[:-2] + '.o')
+                subprocess.run(['gcc', '-O2', '-c', src, '-o', objs[-1]], check=True)
+            same, other = labcut._host_code(objs[0]), labcut._host_code(objs[1])
+            self.assertEqual(len(same['f'][0]), len(other['f'][0]))
+            self.assertNotEqual(same['f'], other['f'])
+            self.assertEqual(same, labcut._host_code(objs[2]))
+            why = labcut.screen(objs[1], objs[0])
+            self.assertTrue(any('changes the book\'s host function f (its '
+                                'instructions or what they call' in w
+                                for w in why), why)
+            self.assertEqual(labcut.screen(objs[2], objs[0]), [])
 
 
 class Redefined(unittest.TestCase):

@@ -260,6 +260,11 @@ def _directive_text(lines, first):
 _CONTROL = re.compile(r'[\x00-\x08\x0e-\x1f\x7f]')
 _HOST_WORDS = re.compile(r'(?<![A-Za-z0-9_])(?:asm|__asm|__asm__|_Pragma|'
                          r'__pragma)(?![A-Za-z0-9_])')
+# Token pasting (## or its digraph %:%:): in a #define of a name the
+# stub defines, it would build asm, _Pragma or a digraph brace out of
+# parts where the macro expands, in the book's lines, which neither the
+# check of the student's lines nor of their preprocessed text reads.
+_PASTE = re.compile(r'##|%:\s*%:')
 # A line splice: a backslash, blanks GCC allows before the newline, the
 # newline.
 _SPLICE = re.compile(r'\\[ \t\f\v\r]*\n')
@@ -365,6 +370,14 @@ def splice(student, stub, student_name, stub_name):
                               'literal (R"...")' % (student_name, start + raw - 1))
         _enclosed(body, (student_name, start))
         code, where = _blanked('\n'.join(body))
+        m = _PASTE.search(code)
+        if m:
+            raise SpliceError('%s:%d: the lab\'s code may not paste tokens '
+                              'together (%s): a macro of the stub\'s, '
+                              'expanded in the book\'s lines, would make '
+                              'words there that no check reads'
+                              % (student_name, start + where[m.start()] - 1,
+                                 m.group(0)))
         m = _HOST_WORDS.search(code)
         if m:
             raise SpliceError('%s:%d: the lab\'s code may not use %s (a '
@@ -580,6 +593,69 @@ def _elf(obj):
 _EXEC = 0x4                                 # SHF_EXECINSTR
 
 
+def _host_code(obj):
+    """{name: (code, references)} of every function an object defines
+    in its host code: its instruction bytes, with the bytes the linker
+    fills in (each relocation's field) set to zero, and what each of
+    those refers to, in order: (offset in the function, relocation type,
+    the symbol's name, or its section's for a section's own symbol, and
+    the addend).  Two objects whose function has the same code and the
+    same references run the same host code there."""
+    with open(obj, 'rb') as f:
+        d = f.read()
+    if d[:4] != b'\x7fELF' or d[4] != 2 or d[5] != 1:
+        raise ValueError('%s: not a 64-bit ELF object' % obj)
+    shoff, = struct.unpack_from('<Q', d, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', d, 0x3A)
+    heads = [struct.unpack_from('<IIQQQQII', d, shoff + i * shentsize)
+             for i in range(shnum)]
+
+    def name(table, off):
+        base = heads[table][4]
+        return d[base + off:d.index(b'\0', base + off)].decode('latin-1')
+    syms, funcs = {}, {}
+    for si, h in enumerate(heads):
+        if h[1] != 2:                       # SHT_SYMTAB
+            continue
+        table = []
+        for off in range(h[4], h[4] + h[5], 24):
+            st_name, info, _, shndx, value, size = struct.unpack_from(
+                '<IBBHQQ', d, off)
+            if info & 0xf == 3 and 0 < shndx < len(heads):   # a section
+                table.append(name(shstrndx, heads[shndx][0]))
+            else:
+                table.append(name(h[6], st_name))
+            if (0 < shndx < len(heads) and info & 0xf != 3
+                    and heads[shndx][2] & _EXEC):
+                funcs[(shndx, value)] = (name(h[6], st_name), size)
+        syms[si] = table
+    relocs = {}                             # section: [(offset, type, sym, addend)]
+    for h in heads:
+        if h[1] != 4:                       # SHT_RELA
+            continue
+        table = syms.get(h[6], [])
+        for off in range(h[4], h[4] + h[5], 24):
+            r_off, r_info, addend = struct.unpack_from('<QQq', d, off)
+            sym = r_info >> 32
+            relocs.setdefault(h[7], []).append(
+                (r_off, r_info & 0xffffffff,
+                 table[sym] if sym < len(table) else '?', addend))
+    out = {}
+    for (shndx, value), (fname, size) in funcs.items():
+        h = heads[shndx]
+        code = bytearray(d[h[4] + value:h[4] + value + size]) \
+            if h[1] != 8 else bytearray(size)          # SHT_NOBITS
+        refs = []
+        for r_off, rtype, sym, addend in sorted(relocs.get(shndx, [])):
+            if value <= r_off < value + size:
+                width = 8 if rtype in (1, 24) else 4   # R_X86_64_64, _PC64
+                at = r_off - value
+                code[at:at + width] = bytes(len(code[at:at + width]))
+                refs.append((at, rtype, sym, addend))
+        out[fname] = (bytes(code), refs)
+    return out
+
+
 def _host_functions(obj):
     """{name: size in bytes} of every symbol an object defines in its
     host code (in a section of instructions, whatever the symbol's
@@ -670,18 +746,28 @@ def screen(lab_obj, chapter_obj):
     # code of the student's can run at all.
     # (a function of the same name and size: the lab's lines, put into
     # the stub, change the line numbers the book's code passes, no more)
+    # (the chapter's object is its own code spliced and compiled as the
+    # lab's is, so a host function the student's lines do not touch has
+    # the same instructions and references in both: a template's
+    # specialization of the student's with the book's name, or a macro
+    # of the stub's redefined into host code, changes them)
     mine, book = _host_functions(lab_obj), _host_functions(chapter_obj)
+    code_mine, code_book = _host_code(lab_obj), _host_code(chapter_obj)
     for name in sorted(mine):
         if name not in book:
             why.append('it adds the host function %s, which the chapter\'s '
                        'code does not have: a lab\'s code runs on the GPU '
                        '(keep the kernel\'s name and parameters as the stub '
                        'gives them)' % name)
-        elif mine[name] != book[name]:
-            why.append('it changes the book\'s host function %s (%d bytes '
-                       'where the chapter\'s has %d): a lab\'s code runs on '
-                       'the GPU, and what the stub defines keeps its meaning'
-                       % (name, mine[name], book[name]))
+        elif mine[name] != book[name] \
+                or code_mine.get(name) != code_book.get(name):
+            size = ('%d bytes where the chapter\'s has %d'
+                    % (mine[name], book[name]) if mine[name] != book[name]
+                    else 'its instructions or what they call differ from '
+                    'the chapter\'s')
+            why.append('it changes the book\'s host function %s (%s): a '
+                       'lab\'s code runs on the GPU, and what the stub '
+                       'defines keeps its meaning' % (name, size))
     for name in sorted(_defined(lab_obj) - _defined(chapter_obj)):
         why.append('it defines %r, which the chapter\'s code does not'
                    % name)
