@@ -412,7 +412,7 @@ $(foreach n,$(LABS),$(eval $(call lab_rules,$(n))))
 grade:
 	@[ -n "$(LAB)" ] && [ -n "$(FILES)" ] \
 	  || { echo 'usage: make grade LAB=N FILES="a.cu b.cu ..." [SIZE=S]' >&2; exit 2; }
-	@book/tools/grade-files $(LAB) $(if $(SIZE),--size $(SIZE)) $(FILES)
+	@book/tools/grade-files $(LAB) $(if $(SIZE),--size $(SIZE)) -- $(FILES)
 .PHONY: grade
 # The runner (book/lab/labrun.c) for chapter N's table of kernels, and
 # with the book's own kernels (build/lab/chN-book): the speed a lab is
