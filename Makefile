@@ -355,6 +355,9 @@ $(LAB_DIR)/ch$(1).cu: | tangle/ch$(1)-lab.cu build/manifest.tsv
 # grade an older one, and its first errors in build/lab/chN.failed, which
 # ./labN reports as wrong; so does code that bookdata lab-screen refuses,
 # whose reasons build/lab/chN.refused keeps for ./labN to report)
+# A lab compiles against its chapter's own headers as its kit has them
+# (build/lab/incN, bookdata lab-headers: no #define of a name the lab's
+# lines write), before tangle/'s, so that no header holds its answer.
 # The screen's reference: the chapter's own code as a student's file
 # (bookdata lab-answer), spliced and compiled exactly as a lab is, so that
 # the two objects differ only by what the student wrote (build/chN.o may
@@ -363,9 +366,10 @@ $(LAB_DIR)/ch$(1).cu: | tangle/ch$(1)-lab.cu build/manifest.tsv
 build/lab/ch$(1)-answer.o: tangle/ch$(1)-lab.cu tangle/ch$(1).cu $(HEADERS) build/ch$(1).flags
 	@mkdir -p build/lab
 	$$(say) NVCC $$@
-	$(Q)$(BOOKDATA) lab-answer tangle/ch$(1)-lab.cu tangle/ch$(1).cu > build/lab/ch$(1)-answer-in.cu \
+	$(Q)$(BOOKDATA) lab-headers $(1) build/lab/inc$(1) \
+	  && $(BOOKDATA) lab-answer tangle/ch$(1)-lab.cu tangle/ch$(1).cu > build/lab/ch$(1)-answer-in.cu \
 	  && $(BOOKDATA) lab-splice build/lab/ch$(1)-answer-in.cu tangle/ch$(1)-lab.cu build/lab/ch$(1)-answer.cu \
-	  && $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Itangle -c build/lab/ch$(1)-answer.cu -o $$@ \
+	  && $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Ibuild/lab/inc$(1) -Itangle -c build/lab/ch$(1)-answer.cu -o $$@ \
 	    2> build/lab/ch$(1)-answer.log || { cat build/lab/ch$(1)-answer.log >&2; exit 1; }
 build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$(1).flags $(COMMON_OBJS) \
     build/main-ch$(1).o build/ch$(1).o build/lab/ch$(1)-answer.o build/lab/labrun-ch$(1).o \
@@ -379,13 +383,14 @@ build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$
 	  echo "$(abspath $(LAB_DIR))/ch$(1).cu" > $$@.file; \
 	  $(BOOKDATA) lab-splice $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $$@.cu 2> $$@.failed \
 	    || { cat $$@.failed >&2; exit 2; }; rm -f $$@.failed; \
-	  $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Itangle -E $$@.cu -o $$@.i 2> $$@.log \
+	  $(BOOKDATA) lab-headers $(1) build/lab/inc$(1) || exit 2; \
+	  $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Ibuild/lab/inc$(1) -Itangle -E $$@.cu -o $$@.i 2> $$@.log \
 	    || { grep -m 3 -i 'error' $$@.log > $$@.failed || echo "nvcc -E failed" > $$@.failed; \
 	      cat $$@.failed >&2; exit 1; }; \
 	  $(BOOKDATA) lab-cpp $$@.i $(LAB_DIR)/ch$(1).cu 2> $$@.failed \
 	    || { cat $$@.failed >&2; exit 2; }; rm -f $$@.failed; \
 	  echo "$(NVCC) ... -c $$@.cu (the lab's code of $(LAB_DIR)/ch$(1).cu in the stub) -o $$@"; \
-	  $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Itangle -c $$@.cu -o $$@.o 2> $$@.log; \
+	  $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Ibuild/lab/inc$(1) -Itangle -c $$@.cu -o $$@.o 2> $$@.log; \
 	  rc=$$$$?; grep -v -e '^ptxas info' -e 'bytes stack frame' $$@.log >&2; \
 	  [ $$$$rc = 0 ] || { grep -m 3 -i 'error' $$@.log > $$@.failed || echo "nvcc exit $$$$rc" > $$@.failed; \
 	    exit $$$$rc; }; \

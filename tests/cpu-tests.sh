@@ -1976,6 +1976,27 @@ PY
         [ $had = yes ] || rm -f lab$n
         rm -rf build/lab/ch$n build/lab/ch$n.* build/lab/ch$n-run
     else skip "lab10's own code: chapter 10 is not built here"; fi
+    # Lab 7 writes the swizzles that tangle/ch7.h defines for the next
+    # chapters: a lab compiles against its kit's headers (build/lab/inc7,
+    # without them), so its own code, which says them, links, and the
+    # same code without them does not compile.
+    n=7; had=no; [ -e lab$n ] && had=yes
+    if [ -e tangle/ch$n-lab.cu ]; then
+        local why=""
+        book/tools/bookdata lab-answer tangle/ch$n-lab.cu tangle/ch$n.cu > "$d/ch$n.cu"
+        grep -q "^#define ASWIZZLE" "$d/ch$n.cu" || why="its answer does not say the swizzles;"
+        make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1 && [ -x build/lab/ch$n ] && [ ! -e build/lab/ch$n.refused ] \
+            || why="$why the chapter's code is not linked: $(tail -2 "$tmp/out");"
+        grep -v "^#define [AB]SWIZZLE" "$d/ch$n.cu" > "$tmp/l7" && cp "$tmp/l7" "$d/ch$n.cu"
+        make -s LAB_DIR="$d" lab$n > "$tmp/out" 2>&1; rc=$?
+        ./lab$n > "$tmp/out2" 2>&1; rc2=$?
+        { [ $rc != 0 ] && [ $rc2 = 1 ] && grep -q "ASWIZZLE\" is undefined" "$tmp/out2"; } \
+            || why="$why without its swizzles: make exit $rc, ./lab$n exit $rc2: $(tail -1 "$tmp/out2");"
+        [ -z "$why" ] && ok "lab7 compiles against its kit's ch7.h: the chapter's code links, and without the swizzles it does not compile" \
+            || fail "lab7 compiles against its kit's ch7.h: the chapter's code links, and without the swizzles it does not compile" "$why"
+        [ $had = yes ] || rm -f lab$n
+        rm -rf build/lab/ch$n build/lab/ch$n.* build/lab/ch$n-run
+    else skip "lab7: chapter 7 is not built here"; fi
 }
 
 # A teacher's grading of handed-in files (make grade: book/tools/

@@ -203,6 +203,19 @@ class Refused(unittest.TestCase):
         out = self.spliced('int x; /* ## in a comment */', 'const char *s = "##";')
         self.assertIn('const char *s = "##";', out)
 
+    def test_no_explicit_specialization(self):
+        # a specialization of the book's kernel template for the
+        # launcher's arguments would run in place of the whole kernel
+        for lines in (['template <> __global__ void k<1>(int m) { }'],
+                      ['template<>', 'void run<2>(int m) { }'],
+                      ['template', '<', '>', 'void run<2>(int m) { }']):
+            with self.assertRaises(labcut.SpliceError, msg=lines) as e:
+                self.spliced(*lines)
+            self.assertIn('specialize', str(e.exception))
+        out = self.spliced('template <int N> __device__ int f() { return N; }',
+                           '// template <> in a comment')
+        self.assertIn('// template <> in a comment', out)
+
     def test_raw_strings_whose_splices_the_compiler_undoes(self):
         # The compiler undoes line splices inside a raw string, so a
         # checker that joins them first would read this #include as part

@@ -1,6 +1,7 @@
 """The command line of book/tools/bookdata.  Bad usage or a missing
 input: one line on stderr, exit 2."""
 import os
+import re
 import shlex
 import struct
 import sys
@@ -36,6 +37,9 @@ USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
   bookdata lab-cpp PREPROCESSED STUDENT   exit 2 where the preprocessor's
                                    output gives the student's lines what
                                    lab-splice refuses in them
+  bookdata lab-headers N DIR       chapter N's own headers as a lab is
+                                   compiled against them (the kit's: no
+                                   #define of a name the lab writes)
   bookdata lab-answer STUB PROGRAM   the stub with the program's own code
                                    between its marks (the lab that passes)
   bookdata lab-screen LAB_O CHAPTER_O   what keeps a lab's object from
@@ -391,7 +395,38 @@ def cmd_lab_answer(args):
         out = labcut.answer(stub, full, args[0], args[1])
     except labcut.SpliceError as e:
         raise Usage(str(e))
+    # What the chapter's own header says of the names the lab's lines
+    # write (lab 7's swizzles), a lab is compiled without (lab-headers):
+    # the chapter's answer says it in its lines.
+    m = re.match(r'(?:.*/)?ch(\d+)-lab\.cu$', args[0])
+    if m and os.path.isdir(os.path.dirname(os.path.abspath(args[0]))):
+        import tempfile
+        from . import kit
+        with tempfile.TemporaryDirectory() as d:
+            cut = kit.lab_headers(int(m.group(1)), d,
+                                  os.path.dirname(os.path.abspath(args[0])))
+        if cut:
+            region = '\n'.join(out)
+            extra = [l for name in sorted(cut)
+                     if not re.search(r'^\s*#\s*define\s+%s\b' % name,
+                                      region.split('your code begins here', 1)[-1], re.M)
+                     for l in cut[name]]
+            res = []
+            for l in out:
+                res.append(l)
+                if labcut._tag(l, labcut.BEGIN) is not None:
+                    res += extra
+            out = res
     sys.stdout.write('\n'.join(out))
+    return 0
+
+
+def cmd_lab_headers(args):
+    from . import kit
+    _need(args, 2, 'lab-headers N DIR')
+    if not args[0].isdigit():
+        raise Usage('lab-headers: not a chapter: ' + args[0])
+    kit.lab_headers(int(args[0]), args[1], os.path.join(ROOT, 'tangle'))
     return 0
 
 
@@ -501,6 +536,7 @@ COMMANDS = {
     'labcut': cmd_labcut,
     'lab-splice': cmd_lab_splice,
     'lab-answer': cmd_lab_answer,
+    'lab-headers': cmd_lab_headers,
     'lab-screen': cmd_lab_screen,
     'lab-cpp': cmd_lab_cpp,
     'gpu-dir': cmd_gpu_dir,

@@ -51,6 +51,35 @@ def _without_defines(text, names, n):
     return '\n'.join(out)
 
 
+def lab_headers(n, out, tangle):
+    """Write into OUT chapter N's own headers as a lab is compiled
+    against them (the kit's): without the #defines of the names the
+    lab's lines write, so that the grader compiles no answer of the lab's
+    from a header (tangle/ch7.h's swizzles, for lab 7).  Returns
+    {name: [its #define lines]} of what was cut."""
+    m = manifest.load(n)
+    names = _stub_defines(os.path.join(tangle, 'ch%d-lab.cu' % n))
+    os.makedirs(out, exist_ok=True)
+    cut = {}
+    for h in m.words('roots'):
+        if not h.endswith('.h'):
+            continue
+        with open(os.path.join(tangle, h)) as f:
+            text = f.read()
+        lines, skip = text.split('\n'), None
+        for line in lines:
+            mm = re.match(r'\s*#\s*define\s+([A-Za-z_]\w*)', line)
+            if skip is None and mm and mm.group(1) in names:
+                skip = mm.group(1)
+            if skip is not None:
+                cut.setdefault(skip, []).append(line)
+                if not line.rstrip().endswith('\\'):
+                    skip = None
+        with open(os.path.join(out, h), 'w') as f:
+            f.write(_without_defines(text, names, n))
+    return cut
+
+
 def _headers(texts, tangle):
     """The headers of tangle/ that texts include, and theirs in turn."""
     seen, todo = [], list(texts)

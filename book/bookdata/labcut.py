@@ -265,6 +265,11 @@ _HOST_WORDS = re.compile(r'(?<![A-Za-z0-9_])(?:asm|__asm|__asm__|_Pragma|'
 # parts where the macro expands, in the book's lines, which neither the
 # check of the student's lines nor of their preprocessed text reads.
 _PASTE = re.compile(r'##|%:\s*%:')
+# An explicit specialization (template <>): in
+# a region at file scope, one of the book's kernel template for the
+# arguments its launcher uses replaces the whole kernel, the lab's lines
+# with it, while every host function stays the book's.
+_SPECIALIZE = re.compile(r'(?<![A-Za-z0-9_])template\s*<\s*>')
 # A line splice: a backslash, blanks GCC allows before the newline, the
 # newline.
 _SPLICE = re.compile(r'\\[ \t\f\v\r]*\n')
@@ -378,6 +383,13 @@ def splice(student, stub, student_name, stub_name):
                               'words there that no check reads'
                               % (student_name, start + where[m.start()] - 1,
                                  m.group(0)))
+        m = _SPECIALIZE.search(code)
+        if m:
+            raise SpliceError('%s:%d: the lab\'s code may not specialize a '
+                              'template (template <>): a specialization of '
+                              'the book\'s kernel or launcher would run in '
+                              'its place, without the lab\'s lines'
+                              % (student_name, start + where[m.start()] - 1))
         m = _HOST_WORDS.search(code)
         if m:
             raise SpliceError('%s:%d: the lab\'s code may not use %s (a '
