@@ -363,16 +363,17 @@ $(LAB_DIR)/ch$(1).cu: | tangle/ch$(1)-lab.cu build/manifest.tsv
 # the two objects differ only by what the student wrote (build/chN.o may
 # come from noweb's output, whose line markers name the .nw files and
 # change the host compiler's choices in the book's host functions).
-build/lab/ch$(1)-answer.o: tangle/ch$(1)-lab.cu tangle/ch$(1).cu $(HEADERS) build/ch$(1).flags
+build/lab/inc$(1)/.made: tangle/ch$(1)-lab.cu $(HEADERS)
+	$(Q)rm -rf build/lab/inc$(1) && $(BOOKDATA) lab-headers $(1) build/lab/inc$(1) && touch $$@
+build/lab/ch$(1)-answer.o: tangle/ch$(1)-lab.cu tangle/ch$(1).cu $(HEADERS) build/ch$(1).flags build/lab/inc$(1)/.made
 	@mkdir -p build/lab
 	$$(say) NVCC $$@
-	$(Q)$(BOOKDATA) lab-headers $(1) build/lab/inc$(1) \
-	  && $(BOOKDATA) lab-answer tangle/ch$(1)-lab.cu tangle/ch$(1).cu > build/lab/ch$(1)-answer-in.cu \
+	$(Q)$(BOOKDATA) lab-answer tangle/ch$(1)-lab.cu tangle/ch$(1).cu > build/lab/ch$(1)-answer-in.cu \
 	  && $(BOOKDATA) lab-splice build/lab/ch$(1)-answer-in.cu tangle/ch$(1)-lab.cu build/lab/ch$(1)-answer.cu \
 	  && $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Ibuild/lab/inc$(1) -Itangle -c build/lab/ch$(1)-answer.cu -o $$@ \
 	    2> build/lab/ch$(1)-answer.log || { cat build/lab/ch$(1)-answer.log >&2; exit 1; }
 build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$(1).flags $(COMMON_OBJS) \
-    build/main-ch$(1).o build/ch$(1).o build/lab/ch$(1)-answer.o build/lab/labrun-ch$(1).o \
+    build/main-ch$(1).o build/lab/ch$(1)-answer.o build/lab/inc$(1)/.made build/lab/labrun-ch$(1).o \
     $(call link_objs,$(ch$(1).links)) FORCE
 	@mkdir -p build/lab
 	$(call lab_wrapper,$(1))
@@ -383,7 +384,6 @@ build/lab/ch$(1): $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $(HEADERS) build/ch$
 	  echo "$(abspath $(LAB_DIR))/ch$(1).cu" > $$@.file; \
 	  $(BOOKDATA) lab-splice $(LAB_DIR)/ch$(1).cu tangle/ch$(1)-lab.cu $$@.cu 2> $$@.failed \
 	    || { cat $$@.failed >&2; exit 2; }; rm -f $$@.failed; \
-	  $(BOOKDATA) lab-headers $(1) build/lab/inc$(1) || exit 2; \
 	  $(NVCC) $(call nvcc_for,ch$(1),$(1)) -Ibuild/lab/inc$(1) -Itangle -E $$@.cu -o $$@.i 2> $$@.log \
 	    || { grep -m 3 -i 'error' $$@.log > $$@.failed || echo "nvcc -E failed" > $$@.failed; \
 	      cat $$@.failed >&2; exit 1; }; \

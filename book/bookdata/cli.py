@@ -395,28 +395,13 @@ def cmd_lab_answer(args):
         out = labcut.answer(stub, full, args[0], args[1])
     except labcut.SpliceError as e:
         raise Usage(str(e))
-    # What the chapter's own header says of the names the lab's lines
-    # write (lab 7's swizzles), a lab is compiled without (lab-headers):
-    # the chapter's answer says it in its lines.
+    # (what the chapter's header says of the names the lab's lines write,
+    # lab 7's swizzles, a lab is compiled without: the answer says it)
     m = re.match(r'(?:.*/)?ch(\d+)-lab\.cu$', args[0])
-    if m and os.path.isdir(os.path.dirname(os.path.abspath(args[0]))):
-        import tempfile
+    if m:
         from . import kit
-        with tempfile.TemporaryDirectory() as d:
-            cut = kit.lab_headers(int(m.group(1)), d,
-                                  os.path.dirname(os.path.abspath(args[0])))
-        if cut:
-            region = '\n'.join(out)
-            extra = [l for name in sorted(cut)
-                     if not re.search(r'^\s*#\s*define\s+%s\b' % name,
-                                      region.split('your code begins here', 1)[-1], re.M)
-                     for l in cut[name]]
-            res = []
-            for l in out:
-                res.append(l)
-                if labcut._tag(l, labcut.BEGIN) is not None:
-                    res += extra
-            out = res
+        out = kit.answer_defines(int(m.group(1)), out,
+                                 os.path.dirname(os.path.abspath(args[0])))
     sys.stdout.write('\n'.join(out))
     return 0
 
@@ -426,7 +411,11 @@ def cmd_lab_headers(args):
     _need(args, 2, 'lab-headers N DIR')
     if not args[0].isdigit():
         raise Usage('lab-headers: not a chapter: ' + args[0])
-    kit.lab_headers(int(args[0]), args[1], os.path.join(ROOT, 'tangle'))
+    texts, _ = kit.lab_headers(int(args[0]), os.path.join(ROOT, 'tangle'))
+    os.makedirs(args[1], exist_ok=True)
+    for h, text in texts.items():
+        with open(os.path.join(args[1], h), 'w') as f:
+            f.write(text)
     return 0
 
 

@@ -37,47 +37,57 @@ def _stub_defines(stub):
 
 
 def _without_defines(text, names, n):
-    """TEXT (a header of the lab's own chapter) without its #define of
-    each of NAMES, continued lines too: the lab writes them."""
-    out, skip = [], False
+    """(TEXT without its #define of each of NAMES, continued lines too:
+    the lab writes them; {name: the #define's lines cut}).  TEXT is a
+    header of the lab's own chapter."""
+    out, cut, skip = [], {}, None
     for line in text.split('\n'):
         m = re.match(r'\s*#\s*define\s+([A-Za-z_]\w*)', line)
-        if skip or (m and m.group(1) in names):
-            if not skip:
-                out.append('/* %s: lab %d writes it (ch%d.cu) */' % (m.group(1), n, n))
-            skip = line.rstrip().endswith('\\')
+        if skip is None and m and m.group(1) in names:
+            skip = m.group(1)
+            out.append('/* %s: lab %d writes it (ch%d.cu) */' % (skip, n, n))
+        if skip is not None:
+            cut.setdefault(skip, []).append(line)
+            if not line.rstrip().endswith('\\'):
+                skip = None
             continue
         out.append(line)
-    return '\n'.join(out)
+    return '\n'.join(out), cut
 
 
-def lab_headers(n, out, tangle):
-    """Write into OUT chapter N's own headers as a lab is compiled
-    against them (the kit's): without the #defines of the names the
-    lab's lines write, so that the grader compiles no answer of the lab's
-    from a header (tangle/ch7.h's swizzles, for lab 7).  Returns
-    {name: [its #define lines]} of what was cut."""
-    m = manifest.load(n)
+def lab_headers(n, tangle):
+    """Chapter N's own headers as a lab is compiled against them (the
+    kit's), so that the grader compiles no answer of the lab's from a
+    header (tangle/ch7.h's swizzles, for lab 7): ({name: text}, {name of
+    a macro: its #define's lines, cut})."""
     names = _stub_defines(os.path.join(tangle, 'ch%d-lab.cu' % n))
-    os.makedirs(out, exist_ok=True)
-    cut = {}
-    for h in m.words('roots'):
-        if not h.endswith('.h'):
-            continue
-        with open(os.path.join(tangle, h)) as f:
-            text = f.read()
-        lines, skip = text.split('\n'), None
-        for line in lines:
-            mm = re.match(r'\s*#\s*define\s+([A-Za-z_]\w*)', line)
-            if skip is None and mm and mm.group(1) in names:
-                skip = mm.group(1)
-            if skip is not None:
-                cut.setdefault(skip, []).append(line)
-                if not line.rstrip().endswith('\\'):
-                    skip = None
-        with open(os.path.join(out, h), 'w') as f:
-            f.write(_without_defines(text, names, n))
-    return cut
+    texts, cut = {}, {}
+    for h in manifest.load(n).words('roots'):
+        if h.endswith('.h'):
+            with open(os.path.join(tangle, h)) as f:
+                texts[h], mine = _without_defines(f.read(), names, n)
+            cut.update(mine)
+    return texts, cut
+
+
+def answer_defines(n, answer_lines, tangle):
+    """ANSWER_LINES (the stub filled with the chapter's own code, as
+    labcut.answer writes it) with, after each region's first mark, the
+    #defines that lab_headers cuts from the chapter's headers and the
+    region does not say itself: the chapter's answer, complete, as a lab
+    compiled without them must be."""
+    _, cut = lab_headers(n, tangle)
+    said = {name for _, body in labcut.regions(answer_lines, 'answer').values()
+            for _, d, name in labcut.directives(body) if d == 'define'}
+    extra = [l for name in sorted(cut) if name not in said for l in cut[name]]
+    if not extra:
+        return answer_lines
+    out = []
+    for l in answer_lines:
+        out.append(l)
+        if labcut._tag(l, labcut.BEGIN) is not None:
+            out += extra
+    return out
 
 
 def _headers(texts, tangle):
@@ -309,7 +319,7 @@ def write(n, out, root=ROOT):
         with open(os.path.join(tangle, h)) as f:
             text = f.read()
         if h in own:
-            text = _without_defines(text, lab_defines, n)
+            text = _without_defines(text, lab_defines, n)[0]
         with open(os.path.join(out, h), 'w') as f:
             f.write(text)
     with open(os.path.join(out, 'ch%d.cu' % n), 'w') as f:
