@@ -287,6 +287,17 @@ class Preprocessed(unittest.TestCase):
                 labcut.preprocessed(self.lines(*mine), 'a.cu')
             self.assertIn(why, str(e.exception))
 
+    def test_a_macro_may_not_make_a_specialization(self):
+        # glibc's __P(args) args, or a stub's macro defined as <, gives
+        # template <> only after the preprocessor
+        for line in ('template < >', 'template <>', 'template', ):
+            out = ['# 1 "s.cu"', 'x', '# 40 "lab/ch8.cu"'] + (
+                [line] if line != 'template' else ['template', '<', '>']) + [
+                '__global__ void k<1>(int m) { }', '# 50 "s.cu"', 'y']
+            with self.assertRaises(labcut.SpliceError, msg=line) as e:
+                labcut.preprocessed(out, 'lab/ch8.cu')
+            self.assertIn('template <>', str(e.exception))
+
     def test_no_line_of_the_student_is_no_pass(self):
         with self.assertRaises(labcut.SpliceError) as e:
             labcut.preprocessed(['# 1 "s.cu"', 'int x;', '# 4 "lab/bq.cu"', 'asm("");'],

@@ -457,10 +457,12 @@ def preprocessed(lines, student_name):
                 raise SpliceError('%s: after the preprocessor the lab\'s code '
                                   'holds a directive: %s' % (student_name, t[:60]))
         code, _ = _blanked('\n'.join(run))
-        m = _HOST_WORDS.search(code)
+        m = _HOST_WORDS.search(code) or _SPECIALIZE.search(code)
         if m:
             raise SpliceError('%s: after the preprocessor the lab\'s code uses '
-                              '%s (a macro made it)' % (student_name, m.group(0)))
+                              '%s (a macro made it)'
+                              % (student_name, re.sub(r'\s+', ' ', m.group(0))
+                                 .replace('< >', '<>')))
         depth = 0
         for _, d in braces('\n'.join(run)):
             depth += d
@@ -571,11 +573,11 @@ def _symbols(obj):
     return syms
 
 
-def _elf(obj):
-    """(sections, symbols) of a 64-bit little-endian ELF object, read
-    from its bytes (no tool's output to parse: a name may hold any
-    character): sections as [(name, flags, size)], symbols as
-    [(name, size, section index, section flags)] of the defined ones."""
+def _elf_read(obj):
+    """(bytes, section headers, name, shstrndx) of a 64-bit little-endian
+    ELF object, read from its bytes (no tool's output to parse: a name
+    may hold any character); a header is (name, type, flags, address,
+    offset, size, link, info), name(table, offset) a string of a table."""
     with open(obj, 'rb') as f:
         d = f.read()
     if d[:4] != b'\x7fELF' or d[4] != 2 or d[5] != 1:
@@ -588,6 +590,14 @@ def _elf(obj):
     def name(table, off):
         base = heads[table][4]
         return d[base + off:d.index(b'\0', base + off)].decode('latin-1')
+    return d, heads, name, shstrndx
+
+
+def _elf(obj):
+    """(sections, symbols) of an object: sections as [(name, flags,
+    size)], symbols as [(name, size, section index, section flags)] of
+    the defined ones."""
+    d, heads, name, shstrndx = _elf_read(obj)
     sections = [(name(shstrndx, h[0]), h[2], h[5]) for h in heads]
     symbols = []
     for h in heads:
@@ -613,18 +623,7 @@ def _host_code(obj):
     the symbol's name, or its section's for a section's own symbol, and
     the addend).  Two objects whose function has the same code and the
     same references run the same host code there."""
-    with open(obj, 'rb') as f:
-        d = f.read()
-    if d[:4] != b'\x7fELF' or d[4] != 2 or d[5] != 1:
-        raise ValueError('%s: not a 64-bit ELF object' % obj)
-    shoff, = struct.unpack_from('<Q', d, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', d, 0x3A)
-    heads = [struct.unpack_from('<IIQQQQII', d, shoff + i * shentsize)
-             for i in range(shnum)]
-
-    def name(table, off):
-        base = heads[table][4]
-        return d[base + off:d.index(b'\0', base + off)].decode('latin-1')
+    d, heads, name, shstrndx = _elf_read(obj)
     syms, funcs = {}, {}
     for si, h in enumerate(heads):
         if h[1] != 2:                       # SHT_SYMTAB
