@@ -615,12 +615,15 @@ LIB_CHAPTERS := 5 8 9 10 11 12 14
 LIB_OBJS := $(LIB_CHAPTERS:%=build/lib/ch%.o) build/lib/sgemmbook.o
 CUDA_LIB := $(abspath $(dir $(shell command -v $(NVCC)))../lib64)
 PREFIX ?= /usr/local
-# (chapters 5, 8, 9, 10, 11 and 14 also for Ampere, sm_80 and its PTX for the
-# GPUs after it: the library's kernels on GPUs other than Hopper)
+# (chapters 5, 8, 9, 10, 11 and 14 also for Ampere and Ada: code for sm_80,
+# sm_86 and sm_89, and sm_80's PTX for the GPUs after them: the library's
+# kernels on GPUs other than Hopper)
 LIB_AMPERE := 5 8 9 10 11 14
+LIB_OTHERS := sm_86 sm_89
 lib_flags = $(call gencode,$(LIB_TARGET)) $(subst -Xptxas -v,,$(NVCCFLAGS)) \
   --default-stream per-thread -Xcompiler -fPIC,-fvisibility=hidden -Itangle
-lib_arch = $(if $(filter $(1),$(LIB_AMPERE)),$(call gencode,sm_80))
+lib_arch = $(if $(filter $(1),$(LIB_AMPERE)),$(call gencode,sm_80) \
+  $(foreach t,$(LIB_OTHERS),-gencode=arch=compute_$(patsubst sm_%,%,$(t)),code=$(t)))
 # (whatever ARCH is: the library holds code for Hopper and for Ampere)
 lib: build/lib/libsgemmbook.a build/lib/libsgemmbook.so
 # (and on the Makefile, which holds their flags)

@@ -522,6 +522,21 @@ test_lib() {
        && [ "$(nm -D --defined-only build/lib/libsgemmbook.so | grep -c ' T sgemmbook_')" = 8 ]; then
         ok "the library exports its eight sgemmbook_* functions and nothing else"
     else fail "the library exports only sgemmbook_*" "$(echo "$bad" | head -5)"; fi
+    # machine code for Ampere, Ada and Hopper, and PTX for what follows
+    got=$(book/tools/bookdata fatbin build/lib/libsgemmbook.so 2>&1 | tr '\n' ' ')
+    want="ptx sm_80 sass sm_80 sass sm_86 sass sm_89 sass sm_90"
+    bad=
+    for t in "ptx sm_80" "sass sm_80" "sass sm_86" "sass sm_89" "sass sm_90"; do
+        [[ " $got " == *" $t "* ]] || bad="$bad, no $t"
+    done
+    [ -z "$bad" ] && ok "the shared library holds machine code for sm_80, sm_86, sm_89 and sm_90a, and sm_80's PTX" \
+        || fail "the shared library's GPU code" "it holds: $got (wanted $want${bad})"
+    # (the library's compiles write their messages to build/lib/*.log)
+    bad=$(for t in build/lib/*.log; do grep -v -e '^ptxas info' -e '^ptxas .*Compiling entry' \
+            -e '^ptxas .*Function properties' -e '^ *[0-9]* bytes stack frame' -e '^ *Used [0-9]* registers' \
+            "$t" | sed "s|^|$t: |"; done | head -5)
+    [ -n "$(ls build/lib/*.log 2> /dev/null)" ] && [ -z "$bad" ] \
+        && ok "the library compiles without a warning" || fail "the library compiles without a warning" "${bad:-no build/lib/*.log}"
     rm -rf "$tmp/prefix"
     if make -s install PREFIX="$tmp/prefix" > /dev/null 2>&1 \
        && [ -f "$tmp/prefix/lib/libsgemmbook.a" ] && [ -f "$tmp/prefix/lib/libsgemmbook.so" ] \

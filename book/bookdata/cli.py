@@ -40,6 +40,9 @@ USAGE = '''bookdata: the one program that owns the book's data (book/DATA.md)
   bookdata lab-headers N DIR       chapter N's own headers as a lab is
                                    compiled against them (the kit's: no
                                    #define of a name the lab writes)
+  bookdata fatbin OBJECT            the GPU code an object or library
+                                   holds: a line per kind (sass, ptx)
+                                   and architecture, e.g. "sass sm_86"
   bookdata lab-answer STUB PROGRAM   the stub with the program's own code
                                    between its marks (the lab that passes)
   bookdata lab-screen LAB_O CHAPTER_O   what keeps a lab's object from
@@ -419,6 +422,18 @@ def cmd_lab_headers(args):
     return 0
 
 
+def cmd_fatbin(args):
+    _need(args, 1, 'fatbin OBJECT')
+    from . import labcut
+    try:
+        kinds = labcut.fatbin(args[0])
+    except (OSError, ValueError) as e:
+        raise Usage('fatbin: %s' % e)
+    for kind, arch in sorted(set(kinds)):
+        print(kind, 'sm_%d' % arch)
+    return 0
+
+
 def cmd_gpu_dir(args):
     _need(args, 1, 'gpu-dir N...')
     d = code.gpu_dir(args)
@@ -529,6 +544,7 @@ COMMANDS = {
     'lab-screen': cmd_lab_screen,
     'lab-cpp': cmd_lab_cpp,
     'gpu-dir': cmd_gpu_dir,
+    'fatbin': cmd_fatbin,
     'runs-short': cmd_runs_short,
     'clocklog': cmd_clocklog,
     'appendices': cmd_appendices,
