@@ -24,6 +24,7 @@ import statistics
 import sys
 
 from . import code, csvio, runs
+from .manifest import ROOT
 from . import keys as K
 from .awk import fmt, ipow, looks_numeric, num, numstr, tex
 
@@ -562,9 +563,10 @@ def validation(n, res, part='validation'):
 
 # -- the products bound by memory -----------------------------------------
 
-BOUND_ROWS = 16      # M or N at most this, or K at most BOUND_K: bound by
-BOUND_K = 16         # reading A or B, or by writing C
-BOUND_US = 5.0       # and at least this long at the copy's bandwidth
+BOUND_ROWS = 32      # M or N at most this (a few dozen: 32 is the widest
+BOUND_K = 16         # tile's side), or K at most BOUND_K: bound by reading
+BOUND_US = 5.0       # A or B, or by writing C; and at least this long at
+                     # the copy's bandwidth
 
 
 def bound(n, res, out):
@@ -584,9 +586,15 @@ def bound(n, res, out):
     for f in files:
         if not os.path.isfile(f):
             raise TableError('bound: %s is missing' % f)
-    copy = num(csvio.read(files[0]).rows[0]['copy_tbs']) * 1e12
+    ceil = csvio.read(files[0]).rows[0]
+    copy = num(ceil['copy_tbs']) * 1e12
     if copy <= 0:
         raise TableError('bound: no copy bandwidth in %s' % files[0])
+    # (FP32 runs on the CUDA cores, whose multiply-adds can take longer
+    # than the bytes: the roof is the longer of the two times)
+    ffma = num(ceil.get('ffma_tflops', '0')) * 1e12
+    if ffma <= 0:
+        raise TableError('bound: no FFMA rate in %s' % files[0])
     keys = []
 
     def key(k, v):
@@ -611,6 +619,7 @@ def bound(n, res, out):
     key('suite_shapes', sum(r[0] == 'suite' for r in rows))
     key('min_us', fmt(BOUND_US, '%.0f'))
     key('rows', BOUND_ROWS)
+    key('thin', _enum_value('tangle/plan14.h', 'THIN'))
     key('k', BOUND_K)
 
     def pct(r, col):
@@ -620,6 +629,14 @@ def bound(n, res, out):
         es = 2 if r['precision'] == 'bf16' else 4
         return 100 * _bytes(m, nn, kk, es, r) / (num(r[col]) * 1e-3) / copy
 
+    def roof(s, got):
+        """(the FFMA time in us, the most of the copy's bandwidth an
+        FP32 product can reach in percent: 100 unless the multiply-adds
+        take longer than the bytes)."""
+        m, nn, kk = (int(x) for x in s.split('x'))
+        t = 2.0 * m * nn * kk / ffma * 1e6
+        return t, min(100.0, 100 * _bytes(m, nn, kk, 4, got.get('fp32')) / copy * 1e6 / t)
+
     table = []
     for part, s, got in rows:
         cells = []
@@ -627,6 +644,9 @@ def bound(n, res, out):
             r = got.get(p)
             cells.append((pct(r, 'ms'), pct(r, 'cublas_ms')))
         table.append((part, s, got, cells))
+    roofs = [roof(s, got)[1] for _, s, got, _ in table]
+    key('ffma_tflops', fmt(ffma / 1e12, '%.1f'))
+    key('fp32.roof_below100', sum(v < 100 for v in roofs))
     for i, p in enumerate(P):
         ours = [(c[i][0], s) for _, s, _, c in table if c[i][0] is not None]
         cub = [c[i][1] for _, _, _, c in table if c[i][1] is not None]
@@ -640,22 +660,23 @@ def bound(n, res, out):
             key(p + '.min_shape', shape(sh))
         if cub:
             key(p + '.cublas_median_pct', fmt(statistics.median(cub), '%.0f'))
-    o = ['\\begin{table}[htbp]\\centering\\small\\setlength{\\tabcolsep}{3.5pt}\n',
+    o = ['\\begin{table}[htbp]\\centering\\small\\setlength{\\tabcolsep}{2.5pt}\n',
          '\\caption{The products bound by memory, of the suite and of the '
          'fresh drawn set ($M$ or $N$ at most %d, or $K$ at most %d, and at '
-         'least %s~$\\mu$s at the copy\'s bandwidth): the least bytes the '
-         'product moves in FP32 and their time at the copy\'s %s~TB/s, and '
-         'the bandwidth each dispatcher and the cuBLAS it was measured '
+         'least %s~$\\mu$s at the copy\'s bandwidth): the time of the least '
+         'bytes the product moves in FP32 at the copy\'s %s~TB/s, the '
+         'time of its multiply-adds at the CUDA cores\' %s~TFLOP/s (FFMA), '
+         'and the bandwidth each dispatcher and the cuBLAS it was measured '
          'against reach, in percent of the copy\'s (BF16 counts its own '
          'bytes; 3xTF32\'s cuBLAS is FP32\'s). The suite\'s products '
          'first, then the fresh draw\'s, marked~$^\\dagger$.}'
          '\\label{tab:bound-ch%s}\n'
          % (BOUND_ROWS, BOUND_K, fmt(BOUND_US, '%.0f'),
-            fmt(copy / 1e12, '%.2f'), n),
+            fmt(copy / 1e12, '%.2f'), fmt(ffma / 1e12, '%.1f'), n),
          '\\begin{tabular}{lrrrrrrrrr}\n\\toprule\n',
-         ' & & & \\multicolumn{2}{c}{FP32} & \\multicolumn{2}{c}{TF32} '
+         ' & copy & FFMA & \\multicolumn{2}{c}{FP32} & \\multicolumn{2}{c}{TF32} '
          '& \\multicolumn{2}{c}{BF16} & 3xTF32 \\\\\n',
-         'shape & MB & $\\mu$s & ch.~%s & cuBLAS & ch.~%s & cuBLAS & '
+         'shape & $\\mu$s & $\\mu$s & ch.~%s & cuBLAS & ch.~%s & cuBLAS & '
          'ch.~%s & cuBLAS & ch.~%s \\\\\n\\midrule\n' % (n, n, n, n)]
 
     def c(v):
@@ -670,13 +691,23 @@ def bound(n, res, out):
         fp32, tf32, x3, bf16 = cells
         o.append('%s & %s & %s & %s & %s & %s & %s & %s & %s & %s \\\\\n'
                  % (shape(s) + ('$^\\dagger$' if part == 'fresh' else ''),
-                    fmt(by / 1e6, '%.0f'),
-                    fmt(by / copy * 1e6, '%.0f'), c(fp32[0]), c(fp32[1]),
+                    fmt(by / copy * 1e6, '%.0f'), fmt(roof(s, got)[0], '%.0f'),
+                    c(fp32[0]), c(fp32[1]),
                     c(tf32[0]), c(tf32[1]), c(bf16[0]), c(bf16[1]), c(x3[0])))
     o.append('\\bottomrule\n\\end{tabular}\n\\end{table}\n')
     os.makedirs(os.path.join(out, 'res'), exist_ok=True)
     _write(os.path.join(out, 'res', 'bound-ch%s.tex' % n), ''.join(o))
     return keys
+
+
+def _enum_value(path, name):
+    """The value of an enumerator NAME = number in the book's file
+    path (a constant of the code that a sentence states)."""
+    with open(os.path.join(ROOT, path)) as f:
+        m = re.search(r'\b%s\s*=\s*(\d+)' % name, f.read())
+    if not m:
+        raise TableError('%s: no constant %s' % (path, name))
+    return int(m.group(1))
 
 
 def _bytes(m, n, k, size, row):
