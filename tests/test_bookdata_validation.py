@@ -120,33 +120,47 @@ class Bound(unittest.TestCase):
         return out
 
     def test_which_products_and_their_share_of_the_copy(self):
-        self.write('ceilings.csv', 'gpu,copy_tbs\nGPU_X,1.0\n')
-        # 1x2000x2000 in FP32: 16 016 000 bytes, 16 us at 1 TB/s; bound
-        # by memory (M = 1).  1000^3: not.  2x1x81: too short to count.
+        self.write('ceilings.csv', 'gpu,copy_tbs,ffma_tflops\nGPU_X,1.0,1.0\n')
+        # 1x2000x2000 in FP32: 16 016 000 bytes, 16 us at 1 TB/s, and
+        # 8 us of multiply-adds at 1 TFLOP/s; bound by memory (M = 1).
+        # 1000^3: not.  2x1x81: too short to count.  32x2000x2000:
+        # 16.5 us of bytes (17 printed), 256 us of multiply-adds: its
+        # FP32 roof is below the copy's.
         suite = (self.rows('1', '2000', '2000', '0.02', '0.032')
                  + self.rows('1000', '1000', '1000', '1', '1'))
         self.write('suite-ch14.csv', COLS + '\n' + '\n'.join(suite) + '\n')
         fresh = (self.rows('2', '1', '81', '0.01', '0.01')
-                 + self.rows('1', '3000', '3000', '1', '1'))
+                 + self.rows('1', '3000', '3000', '1', '1')
+                 + self.rows('32', '2000', '2000', '0.3', '0.3'))
         self.write('validation-ch14.csv', COLS + '\n' + '\n'.join(fresh) + '\n')
         kv = dict(tables.bound('14', self.dir, self.out))
         k = 'ch14.bound.'
-        self.assertEqual(kv[k + 'shapes'], '2')
+        self.assertEqual(kv[k + 'shapes'], '3')
         self.assertEqual(kv[k + 'suite_shapes'], '1')
+        self.assertEqual(kv[k + 'fp32.roof_below100'], '1')
+        self.assertEqual(kv[k + 'thin'], '16')             # tangle/plan14.h's THIN
         self.assertEqual(kv[k + 'fp32.met'], '1')          # 80.08 %, and 3.6 %
         self.assertEqual(kv[k + 'fp32.cublas_met'], '0')   # 50 %
         self.assertEqual(kv[k + 'fp32.min_pct'], '4')
         self.assertEqual(kv[k + 'bf16.min_pct'], '2')      # half the bytes
         with open(os.path.join(self.out, 'res', 'bound-ch14.tex')) as f:
             t = f.read()
-        self.assertIn('$1\\times2000\\times2000$ & 16 & 16 & 80 & 50', t)
+        self.assertIn('$1\\times2000\\times2000$ & 16 & 8 & 80 & 50', t)
+        self.assertIn('$32\\times2000\\times2000$$^\\dagger$ & 17 & 256 &', t)
         self.assertIn('$1\\times3000\\times3000$$^\\dagger$', t)   # fresh
         self.assertNotIn('1000\\times1000', t)
         self.assertNotIn('2\\times1\\times81', t)
 
     def test_a_missing_file_is_an_error(self):
+        self.write('ceilings.csv', 'gpu,copy_tbs,ffma_tflops\nGPU_X,1.0,1.0\n')
+        self.write('suite-ch14.csv', COLS + '\n')
+        with self.assertRaises(tables.TableError):
+            tables.bound('14', self.dir, self.out)
+
+    def test_ceilings_without_an_ffma_rate_are_an_error(self):
         self.write('ceilings.csv', 'gpu,copy_tbs\nGPU_X,1.0\n')
         self.write('suite-ch14.csv', COLS + '\n')
+        self.write('validation-ch14.csv', COLS + '\n')
         with self.assertRaises(tables.TableError):
             tables.bound('14', self.dir, self.out)
 
