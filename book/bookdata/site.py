@@ -148,40 +148,64 @@ def _index_terms(body):
     return r.out
 
 
+def _spans(text):
+    """[(start, end, id)] of each <section> of a page's text."""
+    out, stack = [], []
+    for m in re.finditer(r'<section id="([^"]*)"|</section>', text):
+        if m.group(1) is not None:
+            stack.append((m.start(), m.group(1)))
+        elif stack:
+            s, i = stack.pop()
+            out.append((s, m.end(), i))
+    return out
+
+
+def _within(spans, pos):
+    """The id of the innermost section that holds position pos."""
+    best = None
+    for s, e, i in spans:
+        if s <= pos < e and (best is None or s > best[0]):
+            best = (s, i)
+    return best[1] if best else None
+
+
 def _new_ids(pages):
-    """{old id: new id} for the sections without a label and the chunks."""
+    """{old id: new id} for the sections without a label, the run-in
+    paragraphs and the chunks: each named by its own title and the
+    section that holds it, so that no name is a count through the book
+    or the page (text added elsewhere leaves it as it is)."""
     new = {}
-    # chunks: their name's slug; a continuation -2, -3 in book order
-    seen = {}
+    # chunks: their name's slug, and a count within the page where the
+    # page continues a chunk (a page is a file: its ids need only be its own)
     for _, _, text in pages:
+        seen = {}
         for m in re.finditer(r'<div class="chunk" id="(chunk-[0-9]+)">\s*'
                              r'<div class="chunk-head">.*?<span class="cn">(.*?)</span>',
                              text, re.S):
             s = 'chunk-' + slug(m.group(2))
             seen[s] = seen.get(s, 0) + 1
             new[m.group(1)] = s if seen[s] == 1 else '%s-%d' % (s, seen[s])
-    # sections: a label stays, a title's slug is unique within its page
+    # sections and run-in paragraphs: a label stays; any other takes its
+    # title's slug after the id of the section that holds it (a count
+    # within that section where two titles there are the same)
     for _, _, text in pages:
         taken = set(_ID.findall(text))
-        used = {}
+        spans = _spans(text)
+        heads = []
         for m in re.finditer(r'<section id="([^"]*)" class="level([2-6])[^"]*"[^>]*>\s*'
                              r'(<h[2-6][^>]*>.*?</h[2-6]>)', text, re.S):
-            old = m.group(1)
-            if ':' in old:
-                continue
-            base = slug(_heading(m.group(3), 'h' + m.group(2)))
-            used[base] = used.get(base, 0) + 1
-            s = base if used[base] == 1 else '%s-%d' % (base, used[base])
-            while s in taken and s != old:
-                s += '-'
-            new[old] = s
-        # run-in paragraphs: <span id="..." class="paragraph"><strong>Title.</strong>
+            heads.append((m.start(), m.group(1), _heading(m.group(3), 'h' + m.group(2))))
         for m in re.finditer(r'<span id="([^"]*)"\s+class="paragraph"><strong>(.*?)</strong>',
                              text, re.S):
-            old = m.group(1)
+            heads.append((m.start(), m.group(1), m.group(2)))
+        used = {}
+        for pos, old, title in sorted(heads):
             if ':' in old:
                 continue
-            base = slug(m.group(2))
+            # (a section's own span starts at pos, so look just before it)
+            holder = _within(spans, pos - 1)
+            where = new.get(holder, holder) if holder else ''
+            base = (where.replace(':', '-') + '-' if where else '') + slug(title)
             used[base] = used.get(base, 0) + 1
             s = base if used[base] == 1 else '%s-%d' % (base, used[base])
             while s in taken and s != old:
