@@ -46,10 +46,11 @@ class Site(unittest.TestCase):
         self.assertEqual(pages, ['index.html', 'search.html', 'ch1.html', 'ch2.html'])
         one, two = read('ch1.html'), read('ch2.html')
         self.assertIn('href="ch2.html#ch:2"', one)
-        self.assertIn('href="ch2.html#chunk-the-loop-2"', one)
+        self.assertIn('href="ch2.html#chunk-the-loop"', one)   # a page's own count
         self.assertIn('id="chunk-the-loop"', one)
-        self.assertIn('id="measured"', two)          # unique within its page
+        self.assertIn('id="ch-2-measured"', two)     # named by what holds it
         self.assertIn('id="sec:more"', two)          # a label stays
+        self.assertIn('<a class="permalink" href="#sec:more"', two)   # its heading links to it
         self.assertIn('src="fig/fig-a.svg"', two)
         self.assertIn('<a href="ch1.html">1 One</a> &rarr;', read('index.html'))
         self.assertIn('"p": "ch2.html", "a": "sec:more"', read('search-index.js'))

@@ -247,6 +247,8 @@ pre { overflow-x: auto; max-width: 100%; }
 pre code { white-space: pre; }
 pre, pre code { font-size: 0.93rem; }
 .table-box { overflow-x: auto; max-width: 100%; margin: 0 0 1em; }
+.permalink { color: var(--muted); text-decoration: none; font-weight: normal; opacity: 0.25; }
+h2:hover .permalink, h3:hover .permalink, h4:hover .permalink, .permalink:focus { opacity: 1; }
 .table-box table { margin: 0.3em auto; }
 .table-caption { font-size: 0.9em; text-align: center; margin: 1.2em 0 0; }
 td:first-child { white-space: nowrap; }
@@ -420,6 +422,10 @@ def build(src, out, figs, css):
         sec = re.sub(r'<table([^>]*)>\s*<caption>(.*?)</caption>',
                      r'<p class="table-caption">\2</p>\n<table\1>', sec, flags=re.S)
         sec = re.sub(r'(<table\b.*?</table>)', r'<div class="table-box">\1</div>',
+                     sec, flags=re.S)
+        # (a section's heading links to itself: a reader copies its link)
+        sec = re.sub(r'(<section id="([^"]*)" class="level[2-6][^"]*"[^>]*>\s*<h[2-6][^>]*>.*?)(</h[2-6]>)',
+                     r'\1 <a class="permalink" href="#\2" aria-label="a link to this section">&#182;</a>\3',
                      sec, flags=re.S)
         # (a figure links to itself: full size, on a phone too)
         return re.sub(r'(<img src=")([^"/]*)("[^>]*>)', r'<a class="fig" href="fig/\2">\1fig/\2\3</a>',
