@@ -140,11 +140,14 @@ build/fig/suite-ch%.pdf: build/results.keys figures/page.tex $(FIG_FMT) | $(TOOL
 build/fig/timeline-ch%.pdf: build/results.keys figures/page.tex $(FIG_FMT) | $(TOOLS_STAMP)
 	$(call book-fig,build/res/timeline-ch$*-plot.tex)
 # The SVG asks for 1.55 times the PDF's size, so that the smallest labels
-# (5 pt) show at 10 px in the HTML book (book/tools/svgscale).
-build/fig/%.svg: build/fig/%.pdf book/tools/svgscale | $(TOOLS_STAMP)
+# (5 pt) show at 10 px in the HTML book (book/tools/svgscale), and holds
+# the PDF's words as text a reader can find and select (book/tools/svgtext:
+# pdftocairo draws glyphs as outlines).
+build/fig/%.svg: build/fig/%.pdf book/tools/svgscale book/tools/svgtext | $(TOOLS_STAMP)
 	$(say) SVG $@
 	$(Q)pdftocairo -svg $< $@.tmp
-	$(Q)book/tools/svgscale 1.55 < $@.tmp > $@ && rm -f $@.tmp
+	$(Q)book/tools/svgscale 1.55 < $@.tmp | book/tools/svgtext $< > $@.tmp2 \
+	  && mv $@.tmp2 $@ && rm -f $@.tmp
 # An HTML-only build must not delete the PDFs it made on the way.
 .SECONDARY: $(BOOK_FIGS:=.pdf) $(BOOK_FIGS:=.svg)
 

@@ -1075,6 +1075,9 @@ with tempfile.TemporaryDirectory() as o:
         bad.append('ch9.html: anchors moved when chapter 1 grew and a paragraph came into %s: %s'
                    % (first, sorted(moved)[:5]))
 os.remove('/tmp/site-added.html')
+for f in sorted(os.listdir(os.path.join(d, 'fig'))):
+    if f.endswith('.svg') and '<text' not in open(os.path.join(d, 'fig', f)).read():
+        bad.append('fig/%s: no <text>: its words cannot be found or selected' % f)
 if 'prefers-color-scheme: dark' not in open(os.path.join(d, 'book.css')).read():
     bad.append('book.css: no dark mode')
 for b in bad[:10]:
@@ -1082,8 +1085,8 @@ for b in bad[:10]:
 PY
 )
     [ -n "$out" ] && bad="$bad"$'\n'"$out"
-    [ -z "$bad" ] && ok "the website: a page per chapter, every link and figure found, anchors by content that stay when an earlier chapter grows or a section gains a paragraph, dark mode" \
-        || fail "the website: a page per chapter, every link and figure found, anchors by content that stay when an earlier chapter grows or a section gains a paragraph, dark mode" "$bad"
+    [ -z "$bad" ] && ok "the website: a page per chapter, every link and figure found, figures with their words as text, anchors by content that stay when an earlier chapter grows or a section gains a paragraph, dark mode" \
+        || fail "the website: a page per chapter, every link and figure found, figures with their words as text, anchors by content that stay when an earlier chapter grows or a section gains a paragraph, dark mode" "$bad"
     local cr
     cr=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
     if [ -z "$cr" ]; then skip "the website in a browser: no headless Chromium here (apt-get install chromium)"; return; fi
