@@ -152,7 +152,7 @@ build/fig/%.svg: build/fig/%.pdf book/tools/svgscale book/tools/svgtext | $(TOOL
 .SECONDARY: $(BOOK_FIGS:=.pdf) $(BOOK_FIGS:=.svg)
 
 build/book.pdf: book/book.tex book/meta.tex book/preface.tex book/results.sty \
-    book/refs.bib book/tools/pdfbook build/tex/chapters.tex build/results.keys \
+    book/refs.bib book/index.ist book/tools/pdfbook build/tex/chapters.tex build/results.keys \
     $(BOOK_FIGS:=.pdf) | $(TOOLS_STAMP)
 	$(say) LATEX $@
 	$(Q)book/tools/pdfbook $(BOOK_OUT)

@@ -303,7 +303,9 @@ end
 local function indexed(span)
   local t = idxterm[span.identifier]
   if t then
-    table.insert(subject, { term = t, id = span.identifier,
+    -- (KEY|textbf: the section that speaks of the term, in bold)
+    local key, encap = t:match("^(.-)|(%a+)$")
+    table.insert(subject, { term = key or t, id = span.identifier, main = encap == "textbf",
                             where = sec[1] < 0 and "Preface" or current() })
   end
 end
@@ -465,7 +467,9 @@ local function subjectindex()
     local list, x = top, nil
     for part in (e.term .. "!"):gmatch("(.-)!") do x = node(list, part); list = x.sub end
     local dup = false
-    for _, r in ipairs(x.refs) do if r.where == e.where then dup = true end end
+    for _, r in ipairs(x.refs) do
+      if r.where == e.where then dup = true; r.main = r.main or e.main end
+    end
     if not dup then table.insert(x.refs, e) end
   end
   local function render(list)
@@ -474,14 +478,16 @@ local function subjectindex()
     for _, x in ipairs(list) do
       local refs = {}
       for _, r in ipairs(x.refs) do
-        table.insert(refs, '<a href="#' .. r.id .. '">' .. r.where .. "</a>")
+        local w = r.main and ("<strong>" .. r.where .. "</strong>") or r.where
+        table.insert(refs, '<a href="#' .. r.id .. '"' .. (r.main and ' class="main"' or "") .. ">" .. w .. "</a>")
       end
       table.insert(items, "<li>" .. x.html .. (#refs > 0 and (", " .. table.concat(refs, ", ")) or "")
         .. (#x.sub > 0 and ("\n<ul>" .. render(x.sub) .. "</ul>") or "") .. "</li>")
     end
     return table.concat(items, "\n")
   end
-  return '<ul class="subject-index">\n' .. render(top) .. "\n</ul>"
+  return '<p><em>A section in bold is where the book speaks most of the term.</em></p>\n'
+    .. '<ul class="subject-index">\n' .. render(top) .. "\n</ul>"
 end
 
 local function backmatter(blocks, title, id, html)

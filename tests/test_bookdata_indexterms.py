@@ -31,7 +31,7 @@ class Insert(unittest.TestCase):
         self.assertEqual(run('Bank conflicts cost; a bank conflict again.',
                              'No more bank conflicts here.',
                              '\\section{Next}', 'bank conflicts, anew.'),
-                         ['Bank conflicts\\index{bank conflict} cost; a bank conflict again.',
+                         ['Bank conflicts\\index{bank conflict|textbf} cost; a bank conflict again.',
                           'No more bank conflicts here.', '\\section{Next}',
                           'bank conflicts\\index{bank conflict}, anew.'])
 
@@ -40,18 +40,29 @@ class Insert(unittest.TestCase):
                          ['$TMA$ and \\texttt{TMA} and \\ref{TMA}'])
         self.assertEqual(run('\\paragraph{TMA.} words', '\\[', 'TMA', '\\]', 'TMA'),
                          ['\\paragraph{TMA.} words', '\\[', 'TMA', '\\]',
-                          'TMA\\index{TMA}'])
+                          'TMA\\index{TMA|textbf}'])
         self.assertEqual(run('\\begin{figure}', 'TMA', '\\end{figure}'),
                          ['\\begin{figure}', 'TMA', '\\end{figure}'])
 
     def test_whole_words_and_code(self):
         self.assertEqual(run('warpgroups are not warps'),
-                         ['warpgroups are not warps\\index{warp}'])
+                         ['warpgroups are not warps\\index{warp|textbf}'])
         out = indexterms.insert(['@begin docs 0', '@text the ', '@quote', '@text TMA',
                                  '@endquote', '@text  unit', '@end docs 0'], T)
         self.assertEqual(out, ['@begin docs 0', '@text the ', '@quote', '@text TMA',
-                               '@endquote', '@text \\index{TMA}', '@text  unit',
+                               '@endquote', '@text \\index{TMA|textbf}', '@text  unit',
                                '@end docs 0'])
+
+    def test_the_section_that_names_a_term_most_is_its_main_entry(self):
+        # (bold in the index: the section that speaks of the term, not
+        # the first that names it; on a tie, the first)
+        self.assertEqual(run('a warp.', '\\section{B}', 'warps and warps and a warp.',
+                             '\\section{C}', 'one warp.'),
+                         ['a warp\\index{warp}.', '\\section{B}',
+                          'warps\\index{warp|textbf} and warps and a warp.', '\\section{C}',
+                          'one warp\\index{warp}.'])
+        self.assertEqual(run('a warp.', '\\section{B}', 'a warp.'),
+                         ['a warp\\index{warp|textbf}.', '\\section{B}', 'a warp\\index{warp}.'])
 
     def test_code_chunks_untouched(self):
         out = indexterms.insert(['@begin code 1', '@text TMA warps', '@end code 1'], T)

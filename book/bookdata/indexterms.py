@@ -80,12 +80,32 @@ def _open_spans(text):
 
 def insert(lines, terms):
     """The markup LINES with \\index{KEY} after each term's first place in
-    the running text of each section (see the module's text)."""
+    the running text of each section (see the module's text); the
+    section that names a term most often (the first of them on a tie),
+    the one that speaks of it, gets \\index{KEY|textbf}: the index prints
+    its page in bold."""
+    count = {}
+    _insert(lines, terms, count=count)
+    best = {}
+    for (sec, key), n in sorted(count.items()):
+        if key not in best or n > count[(best[key], key)]:
+            best[key] = sec
+    return _insert(lines, terms, best=best)
+
+
+def _insert(lines, terms, count=None, best=None):
+    """insert's walk through LINES: with COUNT, {(section, key): places}
+    filled in and nothing written; with BEST, {key: section}, the marked
+    lines."""
     out, docs, env, display, seen = [], False, [], False, set()
-    quote, quoted = False, ''
+    quote, quoted, sec = False, '', 0
+
+    def mark(key):
+        return '\\index{%s%s}' % (key, '|textbf' if best and best.get(key) == sec else '')
     for l in lines:
         if l.startswith('@file '):
             seen = set()
+            sec += 1
         elif l.startswith('@begin docs'):
             docs = True
         elif l.startswith('@end docs'):
@@ -98,8 +118,12 @@ def insert(lines, terms):
             # (a term in quoted code: its \\index after the quote)
             if docs and not env and not display:
                 for rx, key in terms:
-                    if key not in seen and rx.search(quoted):
-                        out.append('@text \\index{%s}' % key)
+                    if count is not None:
+                        n = len(rx.findall(quoted))
+                        if n:
+                            count[(sec, key)] = count.get((sec, key), 0) + n
+                    elif key not in seen and rx.search(quoted):
+                        out.append('@text ' + mark(key))
                         seen.add(key)
             continue
         elif quote and l.startswith('@text '):
@@ -110,6 +134,7 @@ def insert(lines, terms):
         text = l[len('@text '):]
         if _NEW_SECTION.search(text):
             seen = set()
+            sec += 1
         for m in re.finditer(r'\\(begin|end)\{([^}]*)\}', text):
             if m.group(2) in _SKIP_ENVS:
                 if m.group(1) == 'begin':
@@ -125,6 +150,11 @@ def insert(lines, terms):
         ok = _open_spans(text)
         adds = []
         for rx, key in terms:
+            if count is not None:
+                n = sum(all(ok[m.start():m.end()]) for m in rx.finditer(text))
+                if n:
+                    count[(sec, key)] = count.get((sec, key), 0) + n
+                continue
             if key in seen:
                 continue
             for m in rx.finditer(text):
@@ -133,6 +163,6 @@ def insert(lines, terms):
                     seen.add(key)
                     break
         for at, key in sorted(adds, reverse=True):
-            text = text[:at] + '\\index{%s}' % key + text[at:]
+            text = text[:at] + mark(key) + text[at:]
         out.append('@text ' + text)
     return out
