@@ -1242,7 +1242,7 @@ test_frontback() {
 
     bad=""
     for term in $INDEX_TERMS; do
-        grep -q '^ *\\item .*'"$term"'.*, \\hyperpage' "$t/book.ind" 2>/dev/null || bad="$bad $term"
+        grep -q '^ *\\item .*'"$term"'.*, \\hyper\(page\|indexformat\)' "$t/book.ind" 2>/dev/null || bad="$bad $term"
     done
     [ -z "$bad" ] && ok "the PDF's subject index has the main concepts" \
         || fail "the PDF's subject index has the main concepts" "missing:$bad"
@@ -1378,7 +1378,7 @@ test_index() {
         sub=$(python3 - build/tex/book.idx book/index-terms.txt <<'PY' 2>&1
 import re, sys
 idx = open(sys.argv[1]).read()
-used = set(re.findall(r'\\indexentry\{(.*?)\|hyperpage', idx))
+used = set(re.findall(r'\\indexentry\{(.*?)\|(?:hyperpage|hyperindexformat)', idx))
 keys = [l.split('\t')[1].strip() for l in open(sys.argv[2])
         if '\t' in l and not l.startswith('#')]
 dead = sorted(set(k for k in keys if k not in used))
