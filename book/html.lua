@@ -320,7 +320,10 @@ local function scale(img)
     local svg = slurp(dir .. "/" .. src)
     local w = svg and tonumber(svg:match('<svg[^>]-width="([%d.]+)pt"'))
     if w then
-      img.attributes.style = string.format("width: %.0f%%", math.min(100, 100 * w / PDF_TEXTWIDTH_PT))
+      -- (and no narrower than 0.8 of its own size, 8 px for its smallest
+      -- labels: on a phone the figure scrolls inside its box instead)
+      img.attributes.style = string.format("width: %.0f%%; min-width: %.0fpx",
+                                           math.min(100, 100 * w / PDF_TEXTWIDTH_PT), 0.8 * w * 4 / 3)
       return
     end
   end

@@ -255,6 +255,7 @@ td:first-child { white-space: nowrap; }
 thead tr, tbody tr:last-child { border-color: var(--fg); }
 :target { background: rgba(255, 214, 0, 0.22); }
 figure img { height: auto; }
+a.fig { display: block; overflow-x: auto; }
 math[display="block"] { display: block; max-width: 100%; overflow-x: auto; }
 p code, li code, td code, figcaption code, caption code { overflow-wrap: anywhere; }
 main p, main li, figcaption { overflow-wrap: break-word; }
