@@ -113,9 +113,48 @@ PY
         || fail "every chart keeps its points and labels inside its axes (a planted one outside is found)" "$out"
 }
 
+# No label of a figure lies over another: the boxes of the words that
+# pdftotext finds on each figure's page overlap by no more than a fifth
+# of the smaller (a dot of a drawn ellipsis apart); a planted pair of
+# words one over the other is found.
+test_labels_apart() {
+    local out
+    out=$(python3 - build/fig/*.pdf <<'PY' 2>&1
+import re, subprocess, sys
+def words(pdf):
+    t = subprocess.run(['pdftotext', '-bbox', '-f', '1', '-l', '1', pdf, '-'],
+                       capture_output=True, text=True).stdout
+    return [(float(a), float(b), float(c), float(d), w) for a, b, c, d, w in re.findall(
+        r'<word xMin="([-0-9.]+)" yMin="([-0-9.]+)" xMax="([-0-9.]+)" yMax="([-0-9.]+)">(.*?)</word>', t)]
+def over(ws):
+    ws = [w for w in ws if re.search(r'[A-Za-z0-9]', w[4])]
+    bad = []
+    for i in range(len(ws)):
+        for b in ws[i + 1:]:
+            a = ws[i]
+            ox, oy = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+            small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+            if ox > 0 and oy > 0 and ox * oy > 0.2 * small:
+                bad.append('"%s" over "%s"' % (a[4], b[4]))
+    return bad
+files = sys.argv[1:]
+if not files or not files[0].endswith('.pdf'):
+    print('no figures in build/fig')
+for f in files:
+    for b in over(words(f))[:3]:
+        print('%s: %s' % (f, b))
+if not over([(0, 0, 10, 5, 'label'), (2, 1, 12, 6, 'other')]):
+    print('the check missed two labels planted one over the other')
+PY
+)
+    [ -z "$out" ] && ok "no figure's label lies over another (a planted pair is found)" \
+        || fail "no figure's label lies over another (a planted pair is found)" "$out"
+}
+
 figure_tests() {
     want book && test_page_white
     want book && test_charts
     want book && test_svg_size
     want book && test_chart_bounds
+    want book && test_labels_apart
 }
