@@ -89,6 +89,15 @@ class Validation(unittest.TestCase):
         self.assertEqual(kv[k + 'failed'], '1')
         self.assertEqual(kv[k + 'failed_list'], '$2\\times1\\times81$')
         self.assertEqual(kv[k + 'failed_max_within'], 'inside')
+        self.assertNotIn(k + 'triton.fp32.geomean_pct', kv)     # no Triton in this run
+        # Triton at the same shapes: its share of PyTorch's cuBLAS
+        tri = 'precision,m,n,k,ms,tflops,pct_torch,torch_tflops,triton\n'
+        tri += 'fp32,2,1,81,0.01,0.01,50,0.02,3.6.0\nfp32,1000,1000,1000,1.0,2.0,200,1.0,3.6.0\n'
+        self.write('triton-validation-ch14.csv', tri)
+        kv = dict(tables.validation('14', self.dir))
+        self.assertEqual(kv[k + 'triton.fp32.geomean_pct'], '100')   # sqrt(50 * 200)
+        self.assertEqual(kv[k + 'triton.fp32.measured'], '2')
+        self.assertEqual(kv[k + 'triton.version'], '3.6.0')
         self.assertEqual(kv[k + 'failed_tol'], '$1.6\\times10^{-2}$')
         self.assertEqual(kv[k + 'bf16.max_shape'], '$1000\\times1000\\times1000$')
 

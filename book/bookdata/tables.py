@@ -558,6 +558,12 @@ def validation(n, res, part='validation'):
                 st.key(p + '.long_geomean_pct',
                        fmt(_exp(sum(_log(v) for v in vals) / len(vals)), '%.0f'))
                 st.key(p + '.long_below80', sum(v < 80 for v in vals))
+    # Triton at the same shapes, where the run had it
+    # (res/triton-validation-chN.csv: keys chN.validation.triton.*)
+    tri = os.path.join(res, 'triton-%s-ch%s.csv' % (part, n))
+    if os.path.isfile(tri):
+        st.measured(csvio.read(tri))
+        st.triton()
     return st.keys
 
 
