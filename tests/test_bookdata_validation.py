@@ -147,6 +147,8 @@ class Bound(unittest.TestCase):
         self.assertEqual(kv[k + 'shapes'], '3')
         self.assertEqual(kv[k + 'suite_shapes'], '1')
         self.assertEqual(kv[k + 'fp32.roof_below100'], '1')
+        self.assertEqual(kv[k + 'fp32.roof_over_said'],
+                         'at $32\\times2000\\times2000$ (256 against 17~$\\mu$s) they pass it')
         self.assertEqual(kv[k + 'thin'], '16')             # tangle/plan14.h's THIN
         self.assertEqual(kv[k + 'fp32.met'], '1')          # 80.08 %, and 3.6 %
         self.assertEqual(kv[k + 'fp32.cublas_met'], '0')   # 50 %
