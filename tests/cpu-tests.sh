@@ -1075,6 +1075,14 @@ with tempfile.TemporaryDirectory() as o:
         bad.append('ch9.html: anchors moved when chapter 1 grew and a paragraph came into %s: %s'
                    % (first, sorted(moved)[:5]))
 os.remove('/tmp/site-added.html')
+for p in pages:
+    t = open(os.path.join(d, p)).read()
+    for m in re.finditer(r'<section id="[^"]*"\s+class="level[2-6][^"]*"[^>]*>\s*(<h[2-6][^>]*>.*?</h[2-6]>)', t, re.S):
+        if 'class="permalink"' not in m.group(1):
+            bad.append('%s: a heading without its permalink: %s' % (p, m.group(1)[:60]))
+            break
+if '&#182;' in open(os.path.join(d, 'search-index.js')).read():
+    bad.append('search-index.js: a permalink in the search index')
 for f in sorted(os.listdir(os.path.join(d, 'fig'))):
     if f.endswith('.svg') and '<text' not in open(os.path.join(d, 'fig', f)).read():
         bad.append('fig/%s: no <text>: its words cannot be found or selected' % f)
@@ -1085,8 +1093,8 @@ for b in bad[:10]:
 PY
 )
     [ -n "$out" ] && bad="$bad"$'\n'"$out"
-    [ -z "$bad" ] && ok "the website: a page per chapter, every link and figure found, figures with their words as text, anchors by content that stay when an earlier chapter grows or a section gains a paragraph, dark mode" \
-        || fail "the website: a page per chapter, every link and figure found, figures with their words as text, anchors by content that stay when an earlier chapter grows or a section gains a paragraph, dark mode" "$bad"
+    [ -z "$bad" ] && ok "the website: a page per chapter, every link and figure found, figures with their words as text, anchors by content that stay when an earlier chapter grows or a section gains a paragraph, a permalink on every heading, dark mode" \
+        || fail "the website: a page per chapter, every link and figure found, figures with their words as text, anchors by content that stay when an earlier chapter grows or a section gains a paragraph, a permalink on every heading, dark mode" "$bad"
     local cr
     cr=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
     if [ -z "$cr" ]; then skip "the website in a browser: no headless Chromium here (apt-get install chromium)"; return; fi

@@ -192,7 +192,7 @@ def _new_ids(pages):
         taken = set(_ID.findall(text))
         spans = _spans(text)
         heads = []
-        for m in re.finditer(r'<section id="([^"]*)" class="level([2-6])[^"]*"[^>]*>\s*'
+        for m in re.finditer(r'<section id="([^"]*)"\s+class="level([2-6])[^"]*"[^>]*>\s*'
                              r'(<h[2-6][^>]*>.*?</h[2-6]>)', text, re.S):
             heads.append((m.start(), m.group(1), _heading(m.group(3), 'h' + m.group(2))))
         for m in re.finditer(r'<span id="([^"]*)"\s+class="paragraph"><strong>(.*?)</strong>',
@@ -247,13 +247,17 @@ pre { overflow-x: auto; max-width: 100%; }
 pre code { white-space: pre; }
 pre, pre code { font-size: 0.93rem; }
 .table-box { overflow-x: auto; max-width: 100%; margin: 0 0 1em; }
-.permalink { color: var(--muted); text-decoration: none; font-weight: normal; opacity: 0.25; }
+.permalink { color: var(--muted); text-decoration: none; font-weight: normal; opacity: 0.25;
+              user-select: none; }
 h2:hover .permalink, h3:hover .permalink, h4:hover .permalink, .permalink:focus { opacity: 1; }
+@media (hover: none) { .permalink { opacity: 0.5; } }
 .table-box table { margin: 0.3em auto; }
 .table-caption { font-size: 0.9em; text-align: center; margin: 1.2em 0 0; }
 td:first-child { white-space: nowrap; }
 thead tr, tbody tr:last-child { border-color: var(--fg); }
 :target { background: rgba(255, 214, 0, 0.22); }
+section:target { background: none; }
+section:target > :is(h1, h2, h3, h4) { background: rgba(255, 214, 0, 0.22); }
 figure img { height: auto; }
 a.fig { display: block; overflow-x: auto; }
 math[display="block"] { display: block; max-width: 100%; overflow-x: auto; }
@@ -384,7 +388,7 @@ def build(src, out, figs, css):
     toc_pages = []
     for name, title, sec in pages:
         subs = []
-        for m in re.finditer(r'<section id="([^"]*)" class="level2[^"]*"[^>]*>\s*(<h2[^>]*>.*?</h2>)',
+        for m in re.finditer(r'<section id="([^"]*)"\s+class="level2[^"]*"[^>]*>\s*(<h2[^>]*>.*?</h2>)',
                              sec, re.S):
             num = re.search(r'<h2 data-number="([^"]*)"', m.group(2))
             subs.append((new.get(m.group(1), m.group(1)),
@@ -425,8 +429,8 @@ def build(src, out, figs, css):
         sec = re.sub(r'(<table\b.*?</table>)', r'<div class="table-box">\1</div>',
                      sec, flags=re.S)
         # (a section's heading links to itself: a reader copies its link)
-        sec = re.sub(r'(<section id="([^"]*)" class="level[2-6][^"]*"[^>]*>\s*<h[2-6][^>]*>.*?)(</h[2-6]>)',
-                     r'\1 <a class="permalink" href="#\2" aria-label="a link to this section">&#182;</a>\3',
+        sec = re.sub(r'(<section id="([^"]*)"\s+class="level[2-6][^"]*"[^>]*>\s*<h[2-6][^>]*>.*?)(</h[2-6]>)',
+                     r'\1&#160;<a class="permalink" href="#\2" aria-label="a link to this section">&#182;</a>\3',
                      sec, flags=re.S)
         # (a figure links to itself: full size, on a phone too)
         return re.sub(r'(<img src=")([^"/]*)("[^>]*>)', r'<a class="fig" href="fig/\2">\1fig/\2\3</a>',
@@ -468,9 +472,10 @@ def build(src, out, figs, css):
         content = relink(sec, name)
         write(name, title, content, prev, nxt)
         # the search index: the page's opening, then each of its sections
-        parts = re.split(r'(?=<section id="[^"]*" class="level[23])', content)
+        parts = re.split(r'(?=<section id="[^"]*"\s+class="level[23])', content)
         for part in parts:
-            m = re.match(r'<section id="([^"]*)" class="level([23])[^"]*"[^>]*>\s*(<h[23][^>]*>.*?</h[23]>)',
+            part = re.sub(r'&#160;<a class="permalink"[^>]*>&#182;</a>', '', part)
+            m = re.match(r'<section id="([^"]*)"\s+class="level([23])[^"]*"[^>]*>\s*(<h[23][^>]*>.*?</h[23]>)',
                          part, re.S)
             anchor = m.group(1) if m else re.match(r'<section id="([^"]*)"', content).group(1)
             head = _heading(m.group(3), 'h' + m.group(2)) if m else title
