@@ -424,9 +424,9 @@ def cmd_lab_headers(args):
 
 def cmd_fatbin(args):
     _need(args, 1, 'fatbin OBJECT')
-    from . import labcut
+    from . import elf
     try:
-        kinds = labcut.fatbin(args[0])
+        kinds = elf.fatbin(args[0])
     except (OSError, ValueError) as e:
         raise Usage('fatbin: %s' % e)
     for kind, arch in sorted(set(kinds)):

@@ -148,6 +148,11 @@ def _index_terms(body):
     return r.out
 
 
+# a heading's link to its own section (kept to its last word; left out
+# of the search index)
+_PERMALINK = '&#160;<a class="permalink" href="#%s" aria-label="a link to this section">&#182;</a>'
+
+
 def _spans(text):
     """[(start, end, id)] of each <section> of a page's text."""
     out, stack = [], []
@@ -430,8 +435,7 @@ def build(src, out, figs, css):
                      sec, flags=re.S)
         # (a section's heading links to itself: a reader copies its link)
         sec = re.sub(r'(<section id="([^"]*)"\s+class="level[2-6][^"]*"[^>]*>\s*<h[2-6][^>]*>.*?)(</h[2-6]>)',
-                     r'\1&#160;<a class="permalink" href="#\2" aria-label="a link to this section">&#182;</a>\3',
-                     sec, flags=re.S)
+                     lambda m: m.group(1) + _PERMALINK % m.group(2) + m.group(3), sec, flags=re.S)
         # (a figure links to itself: full size, on a phone too)
         return re.sub(r'(<img src=")([^"/]*)("[^>]*>)', r'<a class="fig" href="fig/\2">\1fig/\2\3</a>',
                       sec)
@@ -474,7 +478,7 @@ def build(src, out, figs, css):
         # the search index: the page's opening, then each of its sections
         parts = re.split(r'(?=<section id="[^"]*"\s+class="level[23])', content)
         for part in parts:
-            part = re.sub(r'&#160;<a class="permalink"[^>]*>&#182;</a>', '', part)
+            part = re.sub(re.escape(_PERMALINK).replace(re.escape('%s'), '[^"]*'), '', part)
             m = re.match(r'<section id="([^"]*)"\s+class="level([23])[^"]*"[^>]*>\s*(<h[23][^>]*>.*?</h[23]>)',
                          part, re.S)
             anchor = m.group(1) if m else re.match(r'<section id="([^"]*)"', content).group(1)
