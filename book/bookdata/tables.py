@@ -656,8 +656,9 @@ def bound(n, res, out):
     key('fp32.roof_below100', len(over))
 
     def listed(got):
-        return ', '.join('%s (%s against %s~$\\mu$s)' % (shape(s), fmt(t[1], '%.0f'), fmt(t[0], '%.0f'))
-                         for s, t in got)
+        items = ['%s (%s against %s~$\\mu$s)' % (shape(s), fmt(t[1], '%.0f'), fmt(t[0], '%.0f'))
+                 for s, t in got]
+        return ', '.join(items[:-1]) + ' and ' + items[-1] if len(items) > 1 else items[0]
     # (a clause the prose holds whatever the draw found)
     said = []
     if even:
