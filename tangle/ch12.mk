@@ -93,6 +93,8 @@ compare.ch12_pairs_4096 := ch12.bf16-pairs.4096.tflops ; ch12.bf16.4096.tflops ;
     ch12.bf16-pairs.4096.spread_pct ; ch12.bf16.4096.spread_pct
 compare.ch12_pairs_8192 := ch12.bf16-pairs.8192.tflops ; ch12.bf16.8192.tflops ; \
     ch12.bf16-pairs.8192.spread_pct ; ch12.bf16.8192.spread_pct
+verdict.ch12_store := model.ch12_store_4096 ; 0 ; model.ch12_epi_pct ; \
+    ch12.bf16.4096.spread_pct + ch12.bf16-persistent.4096.spread_pct
 verdict.ch12_pairs := model.ch12_pairs_4096 ; 0 ; inf ; \
     ch12.bf16-pairs.4096.spread_pct + ch12.bf16.4096.spread_pct
 verdict.ch12_bf16 := ch12.bf16.4096.pct_cublas ; 90 ; inf ; \
