@@ -27,7 +27,8 @@ keys:
                              chapter 10 an instruction's rate (.tflops,
                              .tflops_min, .tflops_max) and the number
                              of timed runs (.runs); .spread_pct where
-                             the row has quartiles of its times
+                             the row has quartiles of its times; an
+                             .error as the harness's errors are written
                              (RESULTSDIR/micro-chN.csv)
   chN.KERNEL.SIZE.tflops     a tuning sweep's rows (RESULTSDIR/sweep-chN.csv),
   chN.KERNEL.SIZE.pct_cublas  as the chapter's own
@@ -276,7 +277,8 @@ def micro(keys, st, t, path):
         p = K.chapter(chapter_of(path), 'micro', r['name']) + '.'
         for c in t.columns + (['processes'] if r['processes'] else []):
             if not skip.match(c) and _MEASURE.match(r[c]):
-                keys.put(p + c, r[c], 'int' if c in ('runs', 'processes') else '')
+                keys.put(p + c, r[c], 'int' if c in ('runs', 'processes')
+                         else 'err' if c == 'error' else '')
         if (isnum(r['ms']) and gt(r['ms'], 0) and isnum(r['ms_q1'])
                 and isnum(r['ms_q3'])):
             keys.put(p + 'spread_pct',
