@@ -3,6 +3,7 @@ roots := ch15.h
 links := ch12 ch10 ch9 ch8 ch5
 micro_links := ch15 ch12 ch10 ch9 ch8 ch5
 micro := ch15ozaki
+extra_runs := --size 8192
 needs := sm_90a
 libs := -lcublas -lcublasLt
 headline := ozaki7
