@@ -25,23 +25,53 @@ static void check(int ok, const char *what, const char *why)
 static struct { const char *gpu, *commit, *hash, *run, *driver, *date;
                 int sms, clock_mhz, csv; } env;
 
+#define OZAKI_COLUMNS(X)                                                  \
+    X(chapter, "%d", 15)                  /* the chapter */                \
+    X(name, "%s", name)                   /* the measurement */            \
+    X(what, "%s", what)                   /* what it is */                 \
+    X(tflops, "%.1f", ops / ms / 1e9)     /* operations / time, 10^12/s */ \
+    X(ms, "%.4f", ms)                     /* median time, ms */            \
+    X(ms_q1, "%.4f", q[0])                /* first quartile */             \
+    X(ms_q3, "%.4f", q[1])                /* third quartile */             \
+    X(error, "%.3g", error)               /* against float64, or 0 */      \
+    X(runs, "%d", runs)                   /* timed runs in this process */ \
+    X(gpu, "%s", env.gpu)                 /* the GPU's name */             \
+    X(sms, "%d", env.sms)                 /* its SMs */                    \
+    X(clock_mhz, "%d", env.clock_mhz)     /* its top clock, MHz */         \
+    X(driver, "%s", env.driver)           /* the CUDA driver */            \
+    X(date, "%s", env.date)               /* the day of the run, UTC */    \
+    X(commit, "%s", env.commit)           /* source revision */            \
+    X(code_hash, "%s", env.hash)          /* the code */                   \
+    X(run, "%s", env.run)                 /* which of the runs */
+
+static void header(void)
+{
+    const char *sep = "";
+    #define NAME(n, f, v) printf("%s" #n, sep), sep = ",";
+    OZAKI_COLUMNS(NAME)
+    #undef NAME
+    printf("\n");
+}
+
 /* a row; t: the timed runs (sorted here), or NULL for an error alone */
-static void row(const char *name, const char *what, double ops, float *t,
+static void put_row(const char *name, const char *what, double ops, float *t,
                 int runs, double error)
 {
     double ms = 1.0, q[2] = { 1.0, 1.0 };
+    const char *sep = "";
     if (t) {
         ms = median_ms(t, runs);
         quartiles(t, runs, q);
     }
-    if (env.csv)
-        printf("15,%s,%s,%.1f,%.4f,%.4f,%.4f,%.3g,%d,%s,%d,%d,%s,%s,%s,%s,"
-               "%s\n", name, what, ops / ms / 1e9, ms, q[0], q[1], error,
-               runs, env.gpu, env.sms, env.clock_mhz, env.driver, env.date,
-               env.commit, env.hash, env.run);
-    else
+    if (env.csv) {
+        #define VALUE(n, f, v) printf("%s" f, sep, v), sep = ",";
+        OZAKI_COLUMNS(VALUE)
+        #undef VALUE
+        printf("\n");
+    } else {
         printf("%-18s %7.1f T/s %8.4f ms (%.4f-%.4f)  error %.3g  %s\n",
                name, ops / ms / 1e9, ms, q[0], q[1], error, what);
+    }
 }
 __device__ double uniform01(unsigned long long i)
 {
@@ -107,13 +137,13 @@ static void time_phases(cublasHandle_t blas, int n, const float *a,
         snprintf(name, sizeof name, "%s_%d", phase[e], n);
         snprintf(what, sizeof what, "the phase %s of one product with 7 moduli",
                  phase[e]);
-        row(name, what, e == 2 ? int8_ops : 0.0, ms[e], REPS, 0.0);
+        put_row(name, what, e == 2 ? int8_ops : 0.0, ms[e], REPS, 0.0);
     }
     snprintf(name, sizeof name, "ozaki7_%d", n);
-    row(name, "one product with 7 moduli: all its phases", flops, ms[4],
+    put_row(name, "one product with 7 moduli: all its phases", flops, ms[4],
         REPS, 0.0);
     snprintf(name, sizeof name, "sgemm_%d", n);
-    row(name, "cuBLAS FP32 in the same run", flops, fp32, REPS, 0.0);
+    put_row(name, "cuBLAS FP32 in the same run", flops, fp32, REPS, 0.0);
     for (int e = 0; e < 5; e++)
         CHECK(cudaEventDestroy(ev[e]));
 }
@@ -168,7 +198,7 @@ static void time_lt_int8(int n, void *ws, size_t ws_len)
             t[r] = ms;
     }
     snprintf(name, sizeof name, "lt_int8_%d", n);
-    row(name, "cuBLASLt's INT8 product: the fastest algorithm offered",
+    put_row(name, "cuBLASLt's INT8 product: the fastest algorithm offered",
         2.0 * n * n * n, t, REPS, 0.0);
     LT(cublasLtMatmulPreferenceDestroy(pref));
     LT(cublasLtMatrixLayoutDestroy(la));
@@ -242,7 +272,7 @@ static void errors(cublasHandle_t blas, int n, float *a, float *b,
                 snprintf(what, sizeof what, "the scheme with %d moduli at "
                          "phi = %d", method + 4, phi);
             }
-            row(name, what, 2.0 * n * n * n, &ms, 1,
+            put_row(name, what, 2.0 * n * n * n, &ms, 1,
                 rel_error(c, ref, len, host_c, host_ref));
         }
     }
@@ -315,8 +345,7 @@ int main(int argc, char **argv)
     CHECK(cudaMalloc((void **)&c, len * sizeof(float)));
     CHECK(cudaMalloc((void **)&ws, ws_len));
     if (env.csv)
-        printf("chapter,name,what,tflops,ms,ms_q1,ms_q3,error,runs,gpu,sms,"
-               "clock_mhz,driver,date,commit,code_hash,run\n");
+        header();
     for (int size = 4096; size <= 8192; size *= 2) {
         size_t l = (size_t)size * size;
         fill_kind<<<1024, 256>>>(a, NULL, l, 0.0, 11);
