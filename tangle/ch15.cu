@@ -38,15 +38,6 @@ __device__ __forceinline__ int residue(double x, int p, double inv_p)
     return i;
 }
 
-__device__ __forceinline__ int small_residue(int v, const struct crt &cr,
-                                             int t)
-{
-    unsigned x = (unsigned)(v + cr.bias[t]), p = cr.p[t];
-    unsigned q = (unsigned)((unsigned long long)x * cr.magic[t] >> 39);
-    int r = (int)(x - q * p);
-    return r > (int)(p - 1 - p / 2) ? r - (int)p : r;
-}
-
 typedef unsigned __int128 u128;
 
 static long inverse_mod(long a, long m)         /* a^-1 mod m, gcd 1 */
@@ -89,6 +80,15 @@ static struct crt crt_of(int n)
     r.inv_p_all = 1.0 / r.p_hi;
     r.bits = (log2p - 2.0) / 2.0;
     return r;
+}
+
+__device__ __forceinline__ int small_residue(int v, const struct crt &cr,
+                                             int t)
+{
+    unsigned x = (unsigned)v + (unsigned)cr.bias[t], p = cr.p[t];
+    unsigned q = (unsigned)((unsigned long long)x * cr.magic[t] >> 39);
+    int r = (int)(x - q * p);
+    return r > (int)(p - 1 - p / 2) ? r - (int)p : r;
 }
 
 #define S8_KIND 3
@@ -267,7 +267,7 @@ __device__ int exponent_for(double sum_sq, double bits)
     return (int)floor(bits - 0.5 * log2(sum_sq * (1.0 + 0x1p-20)));
 }
 
-__global__ void scale_rows(int m, int k, const float *a, int lda,
+__global__ void row_exponents(int m, int k, const float *a, int lda,
                            double bits, int *ea)
 {
     int row = blockIdx.x * 8 + threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -304,7 +304,7 @@ __global__ void col_squares(int n, int k, const float *b, int ldb,
     }
 }
 
-__global__ void scale_cols(int n, const double *col_sq, double bits,
+__global__ void col_exponents(int n, const double *col_sq, double bits,
                            int *fb)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -398,7 +398,9 @@ __global__ void rebuild(int m, int n, struct crt cr, struct padded p,
         for (int u = 0; u < 4 && j + u < n; u++) {
             double q = rounded(hi[u] * cr.inv_p_all), v;
             v = fma(-q, cr.p_lo, fma(-q, cr.p_hi, hi[u])) + lo[u];
-            if (ea[i] == BAD_EXPONENT || fb[j + u] == BAD_EXPONENT)
+            if (alpha == 0.0f)
+                v = 0.0;
+            else if (ea[i] == BAD_EXPONENT || fb[j + u] == BAD_EXPONENT)
                 v = NAN;
             else
                 v = alpha * ldexp(v, -(ea[i] + fb[j + u]));
@@ -492,14 +494,14 @@ void ozaki_gemm(int nmod, int m, int n, int k, float alpha,
     ozaki_reserve(nmod, m, n, k);
     if (marks)
         CUDA_CHECK(cudaEventRecord(marks[0]));
-    scale_rows<<<CEIL_DIV(m, 8), 256>>>(m, k, a, lda, cr->bits, scr.ea);
+    row_exponents<<<CEIL_DIV(m, 8), 256>>>(m, k, a, lda, cr->bits, scr.ea);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaMemsetAsync(scr.col_sq, 0, n * sizeof(double)));
     col_squares<<<dim3(CEIL_DIV(n, 32), k > 0 ? CEIL_DIV(k, 256) : 1),
                   dim3(32, 8)>>>(
         n, k, b, ldb, scr.col_sq);
     CUDA_CHECK(cudaGetLastError());
-    scale_cols<<<CEIL_DIV(n, 256), 256>>>(n, scr.col_sq, cr->bits, scr.fb);
+    col_exponents<<<CEIL_DIV(n, 256), 256>>>(n, scr.col_sq, cr->bits, scr.fb);
     CUDA_CHECK(cudaGetLastError());
     if (marks)
         CUDA_CHECK(cudaEventRecord(marks[1]));
