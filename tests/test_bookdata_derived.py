@@ -38,6 +38,9 @@ FILES = {
     # chapter 2's program was not compiled by this build: the results'
     'res/sass-ch2.csv': 'kernel,function,opcode,count\n'
     'tiled,"sgemm_tiled",FFMA,4096\n',
+    # a microbenchmark's row with an error beside its time
+    'res/micro-ch2.csv': 'chapter,name,what,tflops,ms,ms_q1,ms_q3,error,runs\n'
+    '2,err_7,the scheme with 7 moduli,120.5,1.1,1.0,1.2,7.78e-07,1\n',
     'res/answers-ch2.csv':
     'answer,use,options,kernel,m,n,k,ms,tflops,error,check,ms_q1,ms_q3\n'
     # quoted lines: ".4" > 0 compares as text, false: no spread_pct
@@ -126,6 +129,11 @@ class Derived(unittest.TestCase):
         self.key(a + '.1024.error', '$1.0\\times10^{-6}$', '1e-06')
         self.key('ch2.ex1.before.tiled.1024.spread_pct', '3.0', '3')
         self.assertNotIn(a + '.1024.spread_pct', self.keys)
+
+    def test_micro_error(self):
+        # an error column reads as the harness's errors do; the rest as numbers
+        self.key('ch2.micro.err_7.error', '$7.8\\times10^{-7}$', '7.78e-07')
+        self.key('ch2.micro.err_7.ms', '1.10', '1.1')
 
     def test_manifest_words(self):
         self.key('ch1.needs', '8.0 or newer', '8.0 or newer')
