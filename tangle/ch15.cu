@@ -12,30 +12,49 @@ static const int moduli[MODULI_MAX] = {
 struct crt {                       /* what the reconstruction needs */
     int n;                         /* moduli used */
     int p[MODULI_MAX];
-    double inv_p[MODULI_MAX];
-    double w_hi[MODULI_MAX], w_lo[MODULI_MAX];
+    float pf[MODULI_MAX], inv_pf[MODULI_MAX];  /* p and 1/p in float */
+    float c15[MODULI_MAX], c30[MODULI_MAX];    /* 2^15, 2^30 mod p, symmetric */
+    double w_hi[MODULI_MAX];
+    float w_lo[MODULI_MAX];
     double p_hi, p_lo, inv_p_all;  /* P = p_hi + p_lo */
     double bits;                   /* T, the bits of a scaled row */
     unsigned magic[MODULI_MAX];    /* floor(2^39 / p) + 1 */
     int bias[MODULI_MAX];          /* the multiple of p just above 2^30 */
 };
 
-__device__ __forceinline__ double rounded(double x)
+#define ROUND_F 0x1.8p23f           /* 1.5 * 2^23: a float's ulp there is 1 */
+
+__device__ __forceinline__ float rounded_f(float x)      /* |x| < 2^22 */
 {
-    const double magic = 0x1.8p52;       /* 1.5 * 2^52: its ulp is 1 */
-    return x + magic - magic;
+    return x + ROUND_F - ROUND_F;
 }
 
-__device__ __forceinline__ int residue(double x, int p, double inv_p)
+struct pieces { float h0, h1, h2; };  /* y = h2 2^30 + h1 2^15 + h0 */
+
+__device__ __forceinline__ struct pieces pieces_of(float y) /* |y| < 2^39 */
 {
-    double q = rounded(x * inv_p);
-    double r = fma(-q, (double)p, x);    /* exact, and |r| < 1.5 p */
-    int i = __double2loint(r + 0x1.8p52), lo = -(p / 2);
-    if (i < lo)
-        i += p;
-    else if (i > p - 1 + lo)
-        i -= p;
-    return i;
+    struct pieces h;
+    h.h2 = fmaf(y, 0x1p-30f, ROUND_F) - ROUND_F;
+    float r = fmaf(-h.h2, 0x1p30f, y);            /* exact: |r| <= 2^29 */
+    h.h1 = fmaf(r, 0x1p-15f, ROUND_F) - ROUND_F;
+    h.h0 = rounded_f(fmaf(-h.h1, 0x1p15f, r));    /* exact: |.| <= 2^14 */
+    return h;
+}
+
+struct modulus { float p, inv_p, c15, c30; };  /* one modulus, in float */
+
+/* The symmetric remainder of h's integer modulo m.p, in the low byte of
+   the result. */
+__device__ __forceinline__ unsigned residue(struct pieces h, struct modulus m)
+{
+    float v = fmaf(h.h2, m.c30, fmaf(h.h1, m.c15, h.h0));   /* |v| < 2^22 */
+    float q = fmaf(v, m.inv_p, ROUND_F) - ROUND_F;          /* rint(v / p) */
+    return __float_as_uint(fmaf(-q, m.p, v) + ROUND_F);
+}
+
+__device__ __forceinline__ double rounded(double x)      /* |x| < 2^51 */
+{
+    return x + 0x1.8p52 - 0x1.8p52;
 }
 
 typedef unsigned __int128 u128;
@@ -51,6 +70,12 @@ static long inverse_mod(long a, long m)         /* a^-1 mod m, gcd 1 */
     return (x % m + m) % m;
 }
 
+static long symmetric(long x, long m)     /* x mod m, |.| <= m / 2 */
+{
+    long r = x % m;
+    return r > m / 2 ? r - m : r;
+}
+
 static struct crt crt_of(int n)
 {
     struct crt r = { .n = n };
@@ -60,7 +85,10 @@ static struct crt crt_of(int n)
         p *= (u128)moduli[t];
         log2p += log2((double)moduli[t]);
         r.p[t] = moduli[t];
-        r.inv_p[t] = 1.0 / moduli[t];
+        r.pf[t] = (float)moduli[t];
+        r.inv_pf[t] = 1.0f / (float)moduli[t];
+        r.c15[t] = (float)symmetric(1L << 15, moduli[t]);
+        r.c30[t] = (float)symmetric(1L << 30, moduli[t]);
     }
     int bits = 0, g;
     while (bits < 128 && p >> bits != 0)
@@ -71,7 +99,7 @@ static struct crt crt_of(int n)
         u128 w = q * (u128)inverse_mod((long)(q % (u128)moduli[t]), moduli[t]) % p;
         u128 hi = w >> g << g;
         r.w_hi[t] = (double)hi;
-        r.w_lo[t] = (double)(w - hi);
+        r.w_lo[t] = (float)(double)(w - hi);
         r.magic[t] = (unsigned)((1ull << 39) / moduli[t] + 1);
         r.bias[t] = ((1 << 30) / moduli[t] + 1) * moduli[t];
     }
@@ -312,19 +340,41 @@ __global__ void col_exponents(int n, const double *col_sq, double bits,
         fb[j] = exponent_for(col_sq[j], bits);
 }
 
-__device__ __forceinline__ int4 residues16(const double *x, int p,
-                                           double inv_p)
-{
-    int w[4];
-    for (int v = 0; v < 4; v++)
-        w[v] = (residue(x[4 * v], p, inv_p) & 255)
-             | (residue(x[4 * v + 1], p, inv_p) & 255) << 8
-             | (residue(x[4 * v + 2], p, inv_p) & 255) << 16
-             | (unsigned)(residue(x[4 * v + 3], p, inv_p) & 255) << 24;
-    return make_int4(w[0], w[1], w[2], w[3]);
+__device__ __forceinline__ unsigned bytes4(unsigned a, unsigned b,
+                                           unsigned c, unsigned d)
+{                                  /* the low bytes of a, b, c, d */
+    return __byte_perm(__byte_perm(a, b, 0x40), __byte_perm(c, d, 0x40), 0x5410);
 }
 
-__global__ void residues_a(int m, int k, const float *a, int lda,
+/* Sixteen remainders modulo moduli[t]; moduli[0] is 256, whose
+   remainder of an integer is its low byte: h0's, since 2^15 and 2^30
+   are multiples of 256. */
+__device__ __forceinline__ uint4 residues16(const struct pieces *h,
+                                            const struct crt &cr, int t)
+{
+    unsigned r[16];
+    if (t == 0) {
+        for (int u = 0; u < 16; u++)
+            r[u] = __float_as_uint(h[u].h0 + ROUND_F);
+    } else {
+        struct modulus m = { cr.pf[t], cr.inv_pf[t], cr.c15[t], cr.c30[t] };
+        for (int u = 0; u < 16; u++)
+            r[u] = residue(h[u], m);
+    }
+    return make_uint4(bytes4(r[0], r[1], r[2], r[3]), bytes4(r[4], r[5], r[6], r[7]),
+                      bytes4(r[8], r[9], r[10], r[11]),
+                      bytes4(r[12], r[13], r[14], r[15]));
+}
+
+__device__ __forceinline__ float2 scale_of(int e)  /* 2^e, as two floats */
+{
+    int e1 = e / 2;
+    return make_float2(__int_as_float((127 + e1) << 23),
+                       __int_as_float((127 + e - e1) << 23));
+}
+
+__global__ void __launch_bounds__(256) residues_a(int m, int k,
+                           const float *a, int lda,
                            const int *ea, struct crt cr, struct padded p,
                            signed char *ra)
 {
@@ -332,80 +382,146 @@ __global__ void residues_a(int m, int k, const float *a, int lda,
     for (size_t id = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
          id < (size_t)p.m * per_row; id += (size_t)gridDim.x * blockDim.x) {
         int row = (int)(id / per_row), col = (int)(id % per_row) * 16;
-        int e = row < m ? ea[row] : BAD_EXPONENT;
-        double s = e == BAD_EXPONENT ? 0.0 : ldexp(1.0, e), x[16];
+        int e = row < m ? ea[row] : BAD_EXPONENT, ok = e != BAD_EXPONENT;
+        float2 s = scale_of(ok ? e : 0);
+        float y[16];
+        struct pieces h[16];
         const float *src = a + (size_t)(row < m ? row : 0) * lda + col;
-        if (s != 0.0 && wide && col + 16 <= k) {
+        if (ok && wide && col + 16 <= k) {
             for (int v = 0; v < 4; v++) {
                 float4 f = ((const float4 *)src)[v];
-                x[4 * v] = trunc(f.x * s), x[4 * v + 1] = trunc(f.y * s);
-                x[4 * v + 2] = trunc(f.z * s), x[4 * v + 3] = trunc(f.w * s);
+                y[4 * v] = f.x * s.x * s.y, y[4 * v + 1] = f.y * s.x * s.y;
+                y[4 * v + 2] = f.z * s.x * s.y, y[4 * v + 3] = f.w * s.x * s.y;
             }
         } else {
             for (int u = 0; u < 16; u++)
-                x[u] = s != 0.0 && col + u < k ? trunc(src[u] * s) : 0.0;
+                y[u] = ok && col + u < k ? src[u] * s.x * s.y : 0.0f;
         }
+        for (int u = 0; u < 16; u++)
+            h[u] = pieces_of(y[u]);
         for (int t = 0; t < cr.n; t++)
-            *(int4 *)&ra[((size_t)t * p.m + row) * p.k + col] =
-                residues16(x, cr.p[t], cr.inv_p[t]);
+            *(uint4 *)&ra[((size_t)t * p.m + row) * p.k + col] =
+                residues16(h, cr, t);
     }
 }
 
-__global__ void residues_bt(int n, int k, const float *b, int ldb,
+__global__ void __launch_bounds__(256) residues_bt(int n, int k,
+                            const float *b, int ldb,
                             const int *fb, struct crt cr, struct padded p,
                             signed char *rb)
 {
     __shared__ float tile[64][65];
     int k0 = blockIdx.y * 64, n0 = blockIdx.x * 64;
-    for (int i = threadIdx.x; i < 64 * 64; i += blockDim.x) {
-        int r = i / 64, col = n0 + i % 64;
-        tile[r][i % 64] = k0 + r < k && col < n
-                        ? b[(size_t)(k0 + r) * ldb + col] : 0.0f;
+    if (ldb % 4 == 0 && (uintptr_t)b % 16 == 0 && k0 + 64 <= k && n0 + 64 <= n) {
+        float4 f[4];                  /* all four loads in flight at once */
+        #pragma unroll
+        for (int q = 0; q < 4; q++) {
+            int i = threadIdx.x + 256 * q;
+            f[q] = *(const float4 *)&b[(size_t)(k0 + i / 16) * ldb + n0 + i % 16 * 4];
+        }
+        #pragma unroll
+        for (int q = 0; q < 4; q++) {
+            int i = threadIdx.x + 256 * q, r = i / 16, c = i % 16 * 4;
+            tile[r][c] = f[q].x, tile[r][c + 1] = f[q].y;
+            tile[r][c + 2] = f[q].z, tile[r][c + 3] = f[q].w;
+        }
+    } else {
+        #pragma unroll
+        for (int q = 0; q < 16; q++) {
+            int i = threadIdx.x + 256 * q, r = i / 64, col = n0 + i % 64;
+            tile[r][i % 64] = k0 + r < k && col < n
+                            ? b[(size_t)(k0 + r) * ldb + col] : 0.0f;
+        }
     }
     __syncthreads();
     int j = threadIdx.x / 4, kq = threadIdx.x % 4 * 16;   /* row n0 + j of B^T */
     if (k0 + kq >= p.k)
         return;
-    int f = n0 + j < n ? fb[n0 + j] : BAD_EXPONENT;
-    double s = f == BAD_EXPONENT ? 0.0 : ldexp(1.0, f), x[16];
+    int f = n0 + j < n ? fb[n0 + j] : BAD_EXPONENT, ok = f != BAD_EXPONENT;
+    float2 s = scale_of(ok ? f : 0);
+    struct pieces h[16];
     for (int u = 0; u < 16; u++)
-        x[u] = s != 0.0 ? trunc(tile[kq + u][j] * s) : 0.0;
+        h[u] = pieces_of(ok ? tile[kq + u][j] * s.x * s.y : 0.0f);
     for (int t = 0; t < cr.n; t++)
-        *(int4 *)&rb[((size_t)t * p.n + n0 + j) * p.k + k0 + kq] =
-            residues16(x, cr.p[t], cr.inv_p[t]);
+        *(uint4 *)&rb[((size_t)t * p.n + n0 + j) * p.k + k0 + kq] =
+            residues16(h, cr, t);
 }
 
-__global__ void rebuild(int m, int n, struct crt cr, struct padded p,
-                        const signed char *prod, const int *ea,
-                        const int *fb, float alpha, float beta, float *c,
-                        int ldc)
+__device__ __forceinline__ double power2(int e)          /* |e| < 1023 */
+{
+    return __hiloint2double((1023 + e) << 20, 0);
+}
+
+/* Byte u of w, w's bytes each offset by 128, as the low word of a float
+   2^23 + byte and of a double 2^52 + 0x4b000000 + byte. */
+__device__ __forceinline__ unsigned byte_word(unsigned w, int u)
+{
+    return __byte_perm(w, 0x4b000000u, 0x7440 + u);
+}
+
+__device__ __forceinline__ float finish(double v, float beta, float old)
+{
+    return (float)(beta == 0.0f ? v : v + (double)beta * old);
+}
+
+__global__ void __launch_bounds__(256) rebuild(int m, int n, struct crt cr,
+    struct padded p, const signed char *prod, const int *ea, const int *fb,
+    float alpha, float beta, float *c, int ldc)
 {
     size_t plane = (size_t)p.m * p.n;
-    int quads = CEIL_DIV(n, 4);
+    int groups = CEIL_DIV(n, 8), wide = ldc % 4 == 0 && (uintptr_t)c % 16 == 0;
     for (size_t id = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-         id < (size_t)m * quads; id += (size_t)gridDim.x * blockDim.x) {
-        int i = (int)(id / quads), j = (int)(id % quads) * 4;
+         id < (size_t)m * groups; id += (size_t)gridDim.x * blockDim.x) {
+        int i = (int)(id / groups), j = (int)(id % groups) * 8;
         const signed char *x = prod + (size_t)i * p.n + j;
-        double hi[4] = { 0.0 }, lo[4] = { 0.0 };
-        for (int t = 0; t < cr.n; t++) {
-            char4 r = *(const char4 *)(x + t * plane);
-            signed char rs[4] = { r.x, r.y, r.z, r.w };
-            for (int u = 0; u < 4; u++) {
-                hi[u] = fma(cr.w_hi[t], (double)rs[u], hi[u]);
-                lo[u] = fma(cr.w_lo[t], (double)rs[u], lo[u]);
+        uint2 r[OZAKI_MOST];           /* every plane's bytes in flight at once */
+        #pragma unroll
+        for (int t = 0; t < OZAKI_MOST; t++)
+            if (t < cr.n)
+                r[t] = *(const uint2 *)(x + t * plane);
+        double hi[8] = { 0.0 };
+        float lo[8] = { 0.0f };
+        #pragma unroll
+        for (int t = 0; t < OZAKI_MOST; t++) {
+            if (t >= cr.n)
+                break;
+            unsigned w[2] = { r[t].x ^ 0x80808080u, r[t].y ^ 0x80808080u };
+            #pragma unroll
+            for (int u = 0; u < 8; u++) {
+                unsigned b = byte_word(w[u / 4], u % 4);
+                double d = __hiloint2double(0x43300000, b) - 0x1.000004b000080p52;
+                float f = __uint_as_float(b) - 0x1.000100p23f;
+                hi[u] = fma(cr.w_hi[t], d, hi[u]);
+                lo[u] = fmaf(cr.w_lo[t], f, lo[u]);
             }
         }
-        for (int u = 0; u < 4 && j + u < n; u++) {
-            double q = rounded(hi[u] * cr.inv_p_all), v;
-            v = fma(-q, cr.p_lo, fma(-q, cr.p_hi, hi[u])) + lo[u];
-            if (alpha == 0.0f)
-                v = 0.0;
-            else if (ea[i] == BAD_EXPONENT || fb[j + u] == BAD_EXPONENT)
-                v = NAN;
-            else
-                v = alpha * ldexp(v, -(ea[i] + fb[j + u]));
-            float *cij = &c[(size_t)i * ldc + j + u];
-            *cij = (float)(beta == 0.0f ? v : v + (double)beta * *cij);
+        int e = ea[i];
+        double sa = e == BAD_EXPONENT ? NAN : (double)alpha * power2(-e);
+        #pragma unroll
+        for (int u = 0; u < 8; u++) {
+            int f = j + u < n ? fb[j + u] : 0;
+            double q = rounded(hi[u] * cr.inv_p_all);
+            double v = fma(-q, cr.p_lo, fma(-q, cr.p_hi, hi[u])) + (double)lo[u];
+            hi[u] = alpha == 0.0f ? 0.0
+                  : f == BAD_EXPONENT ? NAN : v * sa * power2(-f);
+        }
+        float *ci = c + (size_t)i * ldc + j;
+        if (wide && j + 8 <= n) {
+            #pragma unroll
+            for (int v = 0; v < 2; v++) {
+                float4 o = beta == 0.0f ? make_float4(0.0f, 0.0f, 0.0f, 0.0f)
+                                        : ((const float4 *)ci)[v];
+                o.x = finish(hi[4 * v], beta, o.x);
+                o.y = finish(hi[4 * v + 1], beta, o.y);
+                o.z = finish(hi[4 * v + 2], beta, o.z);
+                o.w = finish(hi[4 * v + 3], beta, o.w);
+                ((float4 *)ci)[v] = o;
+            }
+        } else {
+            #pragma unroll
+            for (int u = 0; u < 8; u++)
+                if (j + u < n)
+                    ci[u] = finish(hi[u], beta, beta == 0.0f ? 0.0f : ci[u]);
         }
     }
 }
@@ -418,7 +534,7 @@ static struct ozaki_scratch {
     size_t m, n, ra_len, rb_len, prod_len;
 } scr;
 
-static void free_ozaki(void)
+void ozaki_release(void)
 {
     CUDA_CHECK(cudaFree(scr.ea));
     CUDA_CHECK(cudaFree(scr.fb));
@@ -437,7 +553,7 @@ void ozaki_reserve(int nmod, int m, int n, int k)
     if ((size_t)m <= scr.m && (size_t)n <= scr.n && ra <= scr.ra_len
         && rb <= scr.rb_len && prod <= scr.prod_len)
         return;
-    free_ozaki();
+    ozaki_release();
     CUDA_CHECK(cudaMalloc((void **)&scr.ea, (m + 1) * sizeof(int)));
     CUDA_CHECK(cudaMalloc((void **)&scr.fb, (n + 1) * sizeof(int)));
     CUDA_CHECK(cudaMalloc((void **)&scr.col_sq, (n + 1) * sizeof(double)));
@@ -446,11 +562,6 @@ void ozaki_reserve(int nmod, int m, int n, int k)
     CUDA_CHECK(cudaMalloc((void **)&scr.prod, prod));
     scr.m = m, scr.n = n, scr.ra_len = ra, scr.rb_len = rb;
     scr.prod_len = prod;
-}
-
-void ozaki_release(void)
-{
-    free_ozaki();
 }
 
 static void reserve_most(int m, int n, int k, const struct operands *set)
@@ -477,15 +588,21 @@ static void int8_products(const struct crt *c, struct padded p)
     CUDA_CHECK(cudaGetLastError());
 }
 
+static unsigned blocks_for(size_t items)    /* a thread an item, 256 a block */
+{
+    size_t b = (items + 255) / 256;
+    return (unsigned)(b == 0 ? 1 : b < (1u << 20) ? b : 1u << 20);
+}
+
 void ozaki_gemm(int nmod, int m, int n, int k, float alpha,
                           const float *a, int lda, const float *b, int ldb,
                           float beta, float *c, int ldc, cudaEvent_t *marks)
 {
     static struct crt crts[MODULI_MAX + 1];
     struct padded p = padded_of(m, n, k);
-    if (nmod < 2 || nmod > MODULI_MAX)
+    if (nmod < 2 || nmod > OZAKI_MOST)
         cannot_run("the Ozaki scheme takes 2 to %d moduli, not %d",
-                   MODULI_MAX, nmod);
+                   OZAKI_MOST, nmod);
     if (m == 0 || n == 0)
         return;
     if (crts[nmod].n != nmod)
@@ -505,7 +622,8 @@ void ozaki_gemm(int nmod, int m, int n, int k, float alpha,
     CUDA_CHECK(cudaGetLastError());
     if (marks)
         CUDA_CHECK(cudaEventRecord(marks[1]));
-    residues_a<<<4 * sm_count(), 256>>>(m, k, a, lda, scr.ea, *cr, p, scr.ra);
+    residues_a<<<blocks_for((size_t)p.m * (p.k / 16)), 256>>>(
+        m, k, a, lda, scr.ea, *cr, p, scr.ra);
     CUDA_CHECK(cudaGetLastError());
     residues_bt<<<dim3(p.n / 64, CEIL_DIV(p.k, 64)), 256>>>(
         n, k, b, ldb, scr.fb, *cr, p, scr.rb);
@@ -515,8 +633,8 @@ void ozaki_gemm(int nmod, int m, int n, int k, float alpha,
     int8_products(cr, p);
     if (marks)
         CUDA_CHECK(cudaEventRecord(marks[3]));
-    rebuild<<<4 * sm_count(), 256>>>(m, n, *cr, p, scr.prod, scr.ea, scr.fb,
-                                     alpha, beta, c, ldc);
+    rebuild<<<blocks_for((size_t)m * CEIL_DIV(n, 8)), 256>>>(
+        m, n, *cr, p, scr.prod, scr.ea, scr.fb, alpha, beta, c, ldc);
     CUDA_CHECK(cudaGetLastError());
     if (marks)
         CUDA_CHECK(cudaEventRecord(marks[4]));

@@ -10,8 +10,6 @@
 #include "ch15.h"
 
 static const char *progname = "ch15ozaki";
-#define CHECK(call) check((call) == cudaSuccess, #call, \
-                          cudaGetErrorString(cudaGetLastError()))
 #define BLAS(call) check((call) == CUBLAS_STATUS_SUCCESS, #call, "cuBLAS")
 
 static void check(int ok, const char *what, const char *why)
@@ -113,20 +111,20 @@ static void time_phases(cublasHandle_t blas, int n, const float *a,
     char name[64], what[96];
     float one = 1.0f, zero = 0.0f;
     for (int e = 0; e < 5; e++)
-        CHECK(cudaEventCreate(&ev[e]));
+        CUDA_CHECK(cudaEventCreate(&ev[e]));
     ozaki_reserve(NMOD, n, n, n);
     for (int r = -1; r < REPS; r++) {
         ozaki_gemm(NMOD, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n, ev);
-        CHECK(cudaEventSynchronize(ev[4]));
+        CUDA_CHECK(cudaEventSynchronize(ev[4]));
         for (int e = 0; r >= 0 && e < 5; e++)
-            CHECK(cudaEventElapsedTime(&ms[e][r], ev[e < 4 ? e : 0],
+            CUDA_CHECK(cudaEventElapsedTime(&ms[e][r], ev[e < 4 ? e : 0],
                                        ev[e < 4 ? e + 1 : 4]));
-        CHECK(cudaEventRecord(ev[0]));
+        CUDA_CHECK(cudaEventRecord(ev[0]));
         BLAS(cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b,
                          n, a, n, &zero, c, n));
-        CHECK(cudaEventRecord(ev[1]));
-        CHECK(cudaEventSynchronize(ev[1]));
-        CHECK(cudaEventElapsedTime(&t, ev[0], ev[1]));
+        CUDA_CHECK(cudaEventRecord(ev[1]));
+        CUDA_CHECK(cudaEventSynchronize(ev[1]));
+        CUDA_CHECK(cudaEventElapsedTime(&t, ev[0], ev[1]));
         if (r >= 0)
             fp32[r] = t;
     }
@@ -145,7 +143,7 @@ static void time_phases(cublasHandle_t blas, int n, const float *a,
     snprintf(name, sizeof name, "sgemm_%d", n);
     put_row(name, "cuBLAS FP32 in the same run", flops, fp32, REPS, 0.0);
     for (int e = 0; e < 5; e++)
-        CHECK(cudaEventDestroy(ev[e]));
+        CUDA_CHECK(cudaEventDestroy(ev[e]));
 }
 #define LT(call) check((call) == CUBLAS_STATUS_SUCCESS, #call, "cuBLASLt")
 
@@ -164,12 +162,12 @@ static void time_lt_int8(int n, void *ws, size_t ws_len)
     float t[REPS], best_ms = 1e30f, ms;
     cudaEvent_t e0, e1;
     char name[64];
-    CHECK(cudaMalloc((void **)&x, 2 * (size_t)n * n));
-    CHECK(cudaMalloc((void **)&y, (size_t)n * n * sizeof(int)));
+    CUDA_CHECK(cudaMalloc((void **)&x, 2 * (size_t)n * n));
+    CUDA_CHECK(cudaMalloc((void **)&y, (size_t)n * n * sizeof(int)));
     fill_bytes<<<1024, 256>>>(x, 2 * (size_t)n * n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaEventCreate(&e0));
-    CHECK(cudaEventCreate(&e1));
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
     LT(cublasLtCreate(&lt));
     LT(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32I, CUDA_R_32I));
     LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA,
@@ -185,13 +183,13 @@ static void time_lt_int8(int n, void *ws, size_t ws_len)
     check(got > 0, "cublasLtMatmulAlgoGetHeuristic", "no INT8 algorithm");
     for (int r = -got; r < REPS; r++) {
         int algo = r < 0 ? r + got : best;
-        CHECK(cudaEventRecord(e0));
+        CUDA_CHECK(cudaEventRecord(e0));
         LT(cublasLtMatmul(lt, op, &alpha, x, la, x + (size_t)n * n, lb,
                           &beta, y, lc, y, lc, &found[algo].algo, ws,
                           ws_len, 0));
-        CHECK(cudaEventRecord(e1));
-        CHECK(cudaEventSynchronize(e1));
-        CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        CUDA_CHECK(cudaEventRecord(e1));
+        CUDA_CHECK(cudaEventSynchronize(e1));
+        CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
         if (r < 0 && ms < best_ms)
             best_ms = ms, best = algo;
         if (r >= 0)
@@ -206,17 +204,17 @@ static void time_lt_int8(int n, void *ws, size_t ws_len)
     LT(cublasLtMatrixLayoutDestroy(lc));
     LT(cublasLtMatmulDescDestroy(op));
     LT(cublasLtDestroy(lt));
-    CHECK(cudaEventDestroy(e0));
-    CHECK(cudaEventDestroy(e1));
-    CHECK(cudaFree(x));
-    CHECK(cudaFree(y));
+    CUDA_CHECK(cudaEventDestroy(e0));
+    CUDA_CHECK(cudaEventDestroy(e1));
+    CUDA_CHECK(cudaFree(x));
+    CUDA_CHECK(cudaFree(y));
 }
 static double rel_error(const float *c, const double *ref, size_t len,
                         float *host_c, double *host_ref)
 {
     double num = 0.0, den = 0.0;
-    CHECK(cudaMemcpy(host_c, c, len * sizeof(float), cudaMemcpyDeviceToHost));
-    CHECK(cudaMemcpy(host_ref, ref, len * sizeof(double),
+    CUDA_CHECK(cudaMemcpy(host_c, c, len * sizeof(float), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(host_ref, ref, len * sizeof(double),
                      cudaMemcpyDeviceToHost));
     for (size_t i = 0; i < len; i++) {
         double d = host_c[i] - host_ref[i];
@@ -239,18 +237,18 @@ static void errors(cublasHandle_t blas, int n, float *a, float *b,
     cudaEvent_t e0, e1;
     float ms;
     check(host_c && host_ref, "malloc", "out of host memory");
-    CHECK(cudaEventCreate(&e0));
-    CHECK(cudaEventCreate(&e1));
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
     hopper_reserve(n, n, n, NULL);
     for (int kind = 0; kind < 4; kind++) {
         int phi = (int)phis[kind];
         fill_kind<<<1024, 256>>>(a, a64, len, phis[kind], 1);
         fill_kind<<<1024, 256>>>(b, b64, len, phis[kind], 7 + 3 * len);
-        CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaGetLastError());
         BLAS(cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b64,
                          n, a64, n, &zero, ref, n));
         for (int method = 0; method < 7; method++) {   /* FP32, 3xTF32, 6..10 */
-            CHECK(cudaEventRecord(e0));
+            CUDA_CHECK(cudaEventRecord(e0));
             if (method == 0)
                 BLAS(cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n,
                                  &fone, b, n, a, n, &fzero, c, n));
@@ -259,9 +257,9 @@ static void errors(cublasHandle_t blas, int n, float *a, float *b,
             else
                 ozaki_gemm(method + 4, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n,
                            NULL);
-            CHECK(cudaEventRecord(e1));
-            CHECK(cudaEventSynchronize(e1));
-            CHECK(cudaEventElapsedTime(&ms, e0, e1));
+            CUDA_CHECK(cudaEventRecord(e1));
+            CUDA_CHECK(cudaEventSynchronize(e1));
+            CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
             if (method < 2) {
                 snprintf(name, sizeof name, "err_phi%d_%s", phi,
                          method ? "3xtf32" : "fp32");
@@ -277,8 +275,8 @@ static void errors(cublasHandle_t blas, int n, float *a, float *b,
         }
     }
     hopper_release();
-    CHECK(cudaEventDestroy(e0));
-    CHECK(cudaEventDestroy(e1));
+    CUDA_CHECK(cudaEventDestroy(e0));
+    CUDA_CHECK(cudaEventDestroy(e1));
     free(host_c);
     free(host_ref);
 }
@@ -288,6 +286,7 @@ int main(int argc, char **argv)
     struct cudaDeviceProp prop;
     char version[32], date[32];
     time_t now = time(NULL);
+    harness_name(argv[0]);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help")) {
             printf("usage: %s [--csv] [--list] [--parse-only]\nmeasures the "
@@ -310,15 +309,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: no CUDA GPU is available\n", progname);
         return 3;
     }
-    CHECK(cudaGetDeviceProperties(&prop, 0));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
     if (prop.major != 9) {
         fprintf(stderr, "%s: wgmma needs a Hopper GPU (compute capability "
                 "9.0); the %s is %d.%d\n", progname, prop.name, prop.major,
                 prop.minor);
         return 3;
     }
-    CHECK(cudaDeviceGetAttribute(&env.clock_mhz, cudaDevAttrClockRate, 0));
-    CHECK(cudaDriverGetVersion(&driver));
+    CUDA_CHECK(cudaDeviceGetAttribute(&env.clock_mhz, cudaDevAttrClockRate, 0));
+    CUDA_CHECK(cudaDriverGetVersion(&driver));
     env.clock_mhz /= 1000;
     env.sms = prop.multiProcessorCount;
     env.gpu = prop.name;
@@ -340,34 +339,34 @@ int main(int argc, char **argv)
     void *ws;
     cublasHandle_t blas;
     BLAS(cublasCreate(&blas));
-    CHECK(cudaMalloc((void **)&a, len * sizeof(float)));
-    CHECK(cudaMalloc((void **)&b, len * sizeof(float)));
-    CHECK(cudaMalloc((void **)&c, len * sizeof(float)));
-    CHECK(cudaMalloc((void **)&ws, ws_len));
+    CUDA_CHECK(cudaMalloc((void **)&a, len * sizeof(float)));
+    CUDA_CHECK(cudaMalloc((void **)&b, len * sizeof(float)));
+    CUDA_CHECK(cudaMalloc((void **)&c, len * sizeof(float)));
+    CUDA_CHECK(cudaMalloc((void **)&ws, ws_len));
     if (env.csv)
         header();
     for (int size = 4096; size <= 8192; size *= 2) {
         size_t l = (size_t)size * size;
         fill_kind<<<1024, 256>>>(a, NULL, l, 0.0, 11);
         fill_kind<<<1024, 256>>>(b, NULL, l, 0.0, 13 + 3 * l);
-        CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaGetLastError());
         time_phases(blas, size, a, b, c);
     }
     time_lt_int8(4096, ws, ws_len);
     time_lt_int8(8192, ws, ws_len);
     n = 4096, len = (size_t)n * n;
-    CHECK(cudaMalloc((void **)&a64, len * sizeof(double)));
-    CHECK(cudaMalloc((void **)&b64, len * sizeof(double)));
-    CHECK(cudaMalloc((void **)&ref, len * sizeof(double)));
+    CUDA_CHECK(cudaMalloc((void **)&a64, len * sizeof(double)));
+    CUDA_CHECK(cudaMalloc((void **)&b64, len * sizeof(double)));
+    CUDA_CHECK(cudaMalloc((void **)&ref, len * sizeof(double)));
     errors(blas, n, a, b, c, a64, b64, ref);
     ozaki_release();
     BLAS(cublasDestroy(blas));
-    CHECK(cudaFree(a));
-    CHECK(cudaFree(b));
-    CHECK(cudaFree(c));
-    CHECK(cudaFree(ws));
-    CHECK(cudaFree(a64));
-    CHECK(cudaFree(b64));
-    CHECK(cudaFree(ref));
+    CUDA_CHECK(cudaFree(a));
+    CUDA_CHECK(cudaFree(b));
+    CUDA_CHECK(cudaFree(c));
+    CUDA_CHECK(cudaFree(ws));
+    CUDA_CHECK(cudaFree(a64));
+    CUDA_CHECK(cudaFree(b64));
+    CUDA_CHECK(cudaFree(ref));
     return 0;
 }
