@@ -14,7 +14,8 @@ struct crt {                       /* what the reconstruction needs */
     int p[MODULI_MAX];
     float pf[MODULI_MAX], inv_pf[MODULI_MAX];  /* p and 1/p in float */
     float c15[MODULI_MAX], c30[MODULI_MAX];    /* 2^15, 2^30 mod p, symmetric */
-    double w_hi[MODULI_MAX], w_lo[MODULI_MAX];
+    double w_hi[MODULI_MAX];
+    float w_lo[MODULI_MAX];
     double p_hi, p_lo, inv_p_all;  /* P = p_hi + p_lo */
     double bits;                   /* T, the bits of a scaled row */
     unsigned magic[MODULI_MAX];    /* floor(2^39 / p) + 1 */
@@ -40,14 +41,15 @@ __device__ __forceinline__ struct pieces pieces_of(float y) /* |y| < 2^39 */
     return h;
 }
 
-/* The symmetric remainder of h's integer modulo moduli[t], in the low
-   byte of the result. */
-__device__ __forceinline__ unsigned residue(struct pieces h,
-                                            const struct crt &cr, int t)
+struct modulus { float p, inv_p, c15, c30; };  /* one modulus, in float */
+
+/* The symmetric remainder of h's integer modulo m.p, in the low byte of
+   the result. */
+__device__ __forceinline__ unsigned residue(struct pieces h, struct modulus m)
 {
-    float v = fmaf(h.h2, cr.c30[t], fmaf(h.h1, cr.c15[t], h.h0));
-    float q = fmaf(v, cr.inv_pf[t], ROUND_F) - ROUND_F;  /* rint(v / p) */
-    return __float_as_uint(fmaf(-q, cr.pf[t], v) + ROUND_F);
+    float v = fmaf(h.h2, m.c30, fmaf(h.h1, m.c15, h.h0));   /* |v| < 2^22 */
+    float q = fmaf(v, m.inv_p, ROUND_F) - ROUND_F;          /* rint(v / p) */
+    return __float_as_uint(fmaf(-q, m.p, v) + ROUND_F);
 }
 
 __device__ __forceinline__ double rounded(double x)      /* |x| < 2^51 */
@@ -97,7 +99,7 @@ static struct crt crt_of(int n)
         u128 w = q * (u128)inverse_mod((long)(q % (u128)moduli[t]), moduli[t]) % p;
         u128 hi = w >> g << g;
         r.w_hi[t] = (double)hi;
-        r.w_lo[t] = (double)(w - hi);
+        r.w_lo[t] = (float)(double)(w - hi);
         r.magic[t] = (unsigned)((1ull << 39) / moduli[t] + 1);
         r.bias[t] = ((1 << 30) / moduli[t] + 1) * moduli[t];
     }
@@ -335,16 +337,30 @@ __global__ void col_exponents(int n, const double *col_sq, double bits,
         fb[j] = exponent_for(col_sq[j], bits);
 }
 
+__device__ __forceinline__ unsigned bytes4(unsigned a, unsigned b,
+                                           unsigned c, unsigned d)
+{                                  /* the low bytes of a, b, c, d */
+    return __byte_perm(__byte_perm(a, b, 0x40), __byte_perm(c, d, 0x40), 0x5410);
+}
+
+/* Sixteen remainders modulo moduli[t]; moduli[0] is 256, whose
+   remainder of an integer is its low byte: h0's, since 2^15 and 2^30
+   are multiples of 256. */
 __device__ __forceinline__ uint4 residues16(const struct pieces *h,
                                             const struct crt &cr, int t)
 {
-    unsigned w[4];
-    for (int v = 0; v < 4; v++)
-        w[v] = __byte_perm(
-            __byte_perm(residue(h[4 * v], cr, t), residue(h[4 * v + 1], cr, t), 0x40),
-            __byte_perm(residue(h[4 * v + 2], cr, t), residue(h[4 * v + 3], cr, t), 0x40),
-            0x5410);
-    return make_uint4(w[0], w[1], w[2], w[3]);
+    unsigned r[16];
+    if (t == 0) {
+        for (int u = 0; u < 16; u++)
+            r[u] = __float_as_uint(h[u].h0 + ROUND_F);
+    } else {
+        struct modulus m = { cr.pf[t], cr.inv_pf[t], cr.c15[t], cr.c30[t] };
+        for (int u = 0; u < 16; u++)
+            r[u] = residue(h[u], m);
+    }
+    return make_uint4(bytes4(r[0], r[1], r[2], r[3]), bytes4(r[4], r[5], r[6], r[7]),
+                      bytes4(r[8], r[9], r[10], r[11]),
+                      bytes4(r[12], r[13], r[14], r[15]));
 }
 
 __device__ __forceinline__ float2 scale_of(int e)  /* 2^e, as two floats */
@@ -354,7 +370,8 @@ __device__ __forceinline__ float2 scale_of(int e)  /* 2^e, as two floats */
                        __int_as_float((127 + e - e1) << 23));
 }
 
-__global__ void residues_a(int m, int k, const float *a, int lda,
+__global__ void __launch_bounds__(256) residues_a(int m, int k,
+                           const float *a, int lda,
                            const int *ea, struct crt cr, struct padded p,
                            signed char *ra)
 {
@@ -385,16 +402,33 @@ __global__ void residues_a(int m, int k, const float *a, int lda,
     }
 }
 
-__global__ void residues_bt(int n, int k, const float *b, int ldb,
+__global__ void __launch_bounds__(256) residues_bt(int n, int k,
+                            const float *b, int ldb,
                             const int *fb, struct crt cr, struct padded p,
                             signed char *rb)
 {
     __shared__ float tile[64][65];
     int k0 = blockIdx.y * 64, n0 = blockIdx.x * 64;
-    for (int i = threadIdx.x; i < 64 * 64; i += blockDim.x) {
-        int r = i / 64, col = n0 + i % 64;
-        tile[r][i % 64] = k0 + r < k && col < n
-                        ? b[(size_t)(k0 + r) * ldb + col] : 0.0f;
+    if (ldb % 4 == 0 && (uintptr_t)b % 16 == 0 && k0 + 64 <= k && n0 + 64 <= n) {
+        float4 f[4];                  /* all four loads in flight at once */
+        #pragma unroll
+        for (int q = 0; q < 4; q++) {
+            int i = threadIdx.x + 256 * q;
+            f[q] = *(const float4 *)&b[(size_t)(k0 + i / 16) * ldb + n0 + i % 16 * 4];
+        }
+        #pragma unroll
+        for (int q = 0; q < 4; q++) {
+            int i = threadIdx.x + 256 * q, r = i / 16, c = i % 16 * 4;
+            tile[r][c] = f[q].x, tile[r][c + 1] = f[q].y;
+            tile[r][c + 2] = f[q].z, tile[r][c + 3] = f[q].w;
+        }
+    } else {
+        #pragma unroll
+        for (int q = 0; q < 16; q++) {
+            int i = threadIdx.x + 256 * q, r = i / 64, col = n0 + i % 64;
+            tile[r][i % 64] = k0 + r < k && col < n
+                            ? b[(size_t)(k0 + r) * ldb + col] : 0.0f;
+        }
     }
     __syncthreads();
     int j = threadIdx.x / 4, kq = threadIdx.x % 4 * 16;   /* row n0 + j of B^T */
@@ -415,10 +449,11 @@ __device__ __forceinline__ double power2(int e)          /* |e| < 1023 */
     return __hiloint2double((1023 + e) << 20, 0);
 }
 
-__device__ __forceinline__ double byte_value(unsigned w, int u)
-{                                  /* byte u of w ^ 0x80808080, less 128 */
-    return __hiloint2double(0x43300000, __byte_perm(w, 0, 0x4440 + u))
-           - (0x1p52 + 128.0);
+/* Byte u of w, w's bytes each offset by 128, as the low word of a float
+   2^23 + byte and of a double 2^52 + 0x4b000000 + byte. */
+__device__ __forceinline__ unsigned byte_word(unsigned w, int u)
+{
+    return __byte_perm(w, 0x4b000000u, 0x7440 + u);
 }
 
 __device__ __forceinline__ float finish(double v, float beta, float old)
@@ -431,38 +466,46 @@ __global__ void __launch_bounds__(256) rebuild(int m, int n, struct crt cr,
     float alpha, float beta, float *c, int ldc)
 {
     size_t plane = (size_t)p.m * p.n;
-    int groups = CEIL_DIV(n, 16), wide = ldc % 4 == 0 && (uintptr_t)c % 16 == 0;
+    int groups = CEIL_DIV(n, 8), wide = ldc % 4 == 0 && (uintptr_t)c % 16 == 0;
     for (size_t id = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
          id < (size_t)m * groups; id += (size_t)gridDim.x * blockDim.x) {
-        int i = (int)(id / groups), j = (int)(id % groups) * 16;
+        int i = (int)(id / groups), j = (int)(id % groups) * 8;
         const signed char *x = prod + (size_t)i * p.n + j;
-        double hi[16] = { 0.0 }, lo[16] = { 0.0 };
-        #pragma unroll 2
-        for (int t = 0; t < cr.n; t++) {
-            uint4 r = *(const uint4 *)(x + t * plane);
-            unsigned w[4] = { r.x ^ 0x80808080u, r.y ^ 0x80808080u,
-                              r.z ^ 0x80808080u, r.w ^ 0x80808080u };
+        uint2 r[OZAKI_MOST];           /* every plane's bytes in flight at once */
+        #pragma unroll
+        for (int t = 0; t < OZAKI_MOST; t++)
+            if (t < cr.n)
+                r[t] = *(const uint2 *)(x + t * plane);
+        double hi[8] = { 0.0 };
+        float lo[8] = { 0.0f };
+        #pragma unroll
+        for (int t = 0; t < OZAKI_MOST; t++) {
+            if (t >= cr.n)
+                break;
+            unsigned w[2] = { r[t].x ^ 0x80808080u, r[t].y ^ 0x80808080u };
             #pragma unroll
-            for (int u = 0; u < 16; u++) {
-                double d = byte_value(w[u / 4], u % 4);
+            for (int u = 0; u < 8; u++) {
+                unsigned b = byte_word(w[u / 4], u % 4);
+                double d = __hiloint2double(0x43300000, b) - 0x1.000004b000080p52;
+                float f = __uint_as_float(b) - 0x1.000100p23f;
                 hi[u] = fma(cr.w_hi[t], d, hi[u]);
-                lo[u] = fma(cr.w_lo[t], d, lo[u]);
+                lo[u] = fmaf(cr.w_lo[t], f, lo[u]);
             }
         }
         int e = ea[i];
         double sa = e == BAD_EXPONENT ? NAN : (double)alpha * power2(-e);
         #pragma unroll
-        for (int u = 0; u < 16; u++) {
+        for (int u = 0; u < 8; u++) {
             int f = j + u < n ? fb[j + u] : 0;
             double q = rounded(hi[u] * cr.inv_p_all);
-            double v = fma(-q, cr.p_lo, fma(-q, cr.p_hi, hi[u])) + lo[u];
+            double v = fma(-q, cr.p_lo, fma(-q, cr.p_hi, hi[u])) + (double)lo[u];
             hi[u] = alpha == 0.0f ? 0.0
                   : f == BAD_EXPONENT ? NAN : v * sa * power2(-f);
         }
         float *ci = c + (size_t)i * ldc + j;
-        if (wide && j + 16 <= n) {
+        if (wide && j + 8 <= n) {
             #pragma unroll
-            for (int v = 0; v < 4; v++) {
+            for (int v = 0; v < 2; v++) {
                 float4 o = beta == 0.0f ? make_float4(0.0f, 0.0f, 0.0f, 0.0f)
                                         : ((const float4 *)ci)[v];
                 o.x = finish(hi[4 * v], beta, o.x);
@@ -473,7 +516,7 @@ __global__ void __launch_bounds__(256) rebuild(int m, int n, struct crt cr,
             }
         } else {
             #pragma unroll
-            for (int u = 0; u < 16; u++)
+            for (int u = 0; u < 8; u++)
                 if (j + u < n)
                     ci[u] = finish(hi[u], beta, beta == 0.0f ? 0.0f : ci[u]);
         }
@@ -587,7 +630,7 @@ void ozaki_gemm(int nmod, int m, int n, int k, float alpha,
     int8_products(cr, p);
     if (marks)
         CUDA_CHECK(cudaEventRecord(marks[3]));
-    rebuild<<<blocks_for((size_t)m * CEIL_DIV(n, 16)), 256>>>(
+    rebuild<<<blocks_for((size_t)m * CEIL_DIV(n, 8)), 256>>>(
         m, n, *cr, p, scr.prod, scr.ea, scr.fb, alpha, beta, c, ldc);
     CUDA_CHECK(cudaGetLastError());
     if (marks)
