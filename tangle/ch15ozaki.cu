@@ -26,7 +26,7 @@ static struct { const char *gpu, *commit, *hash, *run, *driver, *date;
 #define OZAKI_COLUMNS(X)                                                  \
     X(chapter, "%d", 15)                  /* the chapter */                \
     X(name, "%s", name)                   /* the measurement */            \
-    X(what, "%s", what)                   /* what it is */                 \
+    X(what, "\"%s\"", what)               /* what it is (quoted) */        \
     X(tflops, "%.1f", ops / ms / 1e9)     /* operations / time, 10^12/s */ \
     X(ms, "%.4f", ms)                     /* median time, ms */            \
     X(ms_q1, "%.4f", q[0])                /* first quartile */             \
@@ -177,7 +177,7 @@ static void time_back_to_back(int n, const float *a, const float *b,
     for (int r = 0; r < reps; r++)
         CUDA_CHECK(cudaEventElapsedTime(&ms[r], ev[r], ev[r + 1]));
     snprintf(name, sizeof name, "b2b_%d", n);
-    put_row(name, "one product with 7 moduli, in a third of a second of them",
+    put_row(name, "one product with 7 moduli among a third of a second of them",
             2.0 * n * n * n, ms, reps, 0.0);
     for (int r = 0; r <= reps; r++)
         CUDA_CHECK(cudaEventDestroy(ev[r]));
