@@ -21,7 +21,7 @@ static void check(int ok, const char *what, const char *why)
 }
 
 static struct { const char *gpu, *commit, *hash, *run, *driver, *date;
-                int sms, clock_mhz, csv; } env;
+                int sms, clock_mhz, csv, events; } env;
 
 #define OZAKI_COLUMNS(X)                                                  \
     X(chapter, "%d", 15)                  /* the chapter */                \
@@ -186,6 +186,32 @@ static void time_back_to_back(int n, const float *a, const float *b,
     free(ev);
     free(ms);
 }
+static void trace(float *a, float *b, float *c)
+{
+    static const char *lane[4] = { "exponents", "remainders",
+                                   "INT8 products", "rebuilding" };
+    cudaEvent_t ev[5];
+    float at[5];
+    for (int e = 0; e < 5; e++)
+        CUDA_CHECK(cudaEventCreate(&ev[e]));
+    printf("flow,lane,panel,start_ms,end_ms\n");
+    for (int n = 8192; n >= 4096; n /= 2) {
+        size_t l = (size_t)n * n;
+        fill_kind<<<1024, 256>>>(a, NULL, l, 0.0, 11);
+        fill_kind<<<1024, 256>>>(b, NULL, l, 0.0, 13 + 3 * l);
+        CUDA_CHECK(cudaGetLastError());
+        for (int r = 0; r < 2; r++)
+            ozaki_gemm(7, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n, ev);
+        CUDA_CHECK(cudaEventSynchronize(ev[4]));
+        for (int e = 0; e < 5; e++)
+            CUDA_CHECK(cudaEventElapsedTime(&at[e], ev[0], ev[e]));
+        for (int e = 0; e < 4; e++)
+            printf("n = %d,%s,0,%.4f,%.4f\n", n, lane[e],
+                   at[e], at[e + 1]);
+    }
+    for (int e = 0; e < 5; e++)
+        CUDA_CHECK(cudaEventDestroy(ev[e]));
+}
 #define LT(call) check((call) == CUBLAS_STATUS_SUCCESS, #call, "cuBLASLt")
 
 static void time_lt_int8(int n, void *ws, size_t ws_len)
@@ -330,11 +356,15 @@ int main(int argc, char **argv)
     harness_name(argv[0]);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help")) {
-            printf("usage: %s [--csv] [--list] [--parse-only]\nmeasures the "
-                   "Ozaki scheme's phases, INT8 rate and error\n", progname);
+            printf("usage: %s [--csv | --events] [--list] [--parse-only]\n"
+                   "measures the Ozaki scheme's phases, INT8 rate and error;\n"
+                   "--events prints a trace of the phases of one product\n",
+                   progname);
             return 0;
         } else if (!strcmp(argv[i], "--csv")) {
             env.csv = 1;
+        } else if (!strcmp(argv[i], "--events")) {
+            env.events = 1;
         } else if (!strcmp(argv[i], "--list")) {
             printf("phases, INT8 rates, errors\n");
             return 0;
@@ -384,6 +414,10 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaMalloc((void **)&b, len * sizeof(float)));
     CUDA_CHECK(cudaMalloc((void **)&c, len * sizeof(float)));
     CUDA_CHECK(cudaMalloc((void **)&ws, ws_len));
+    if (env.events) {
+        trace(a, b, c);
+        return 0;
+    }
     if (env.csv)
         header();
     for (int size = 4096; size <= 8192; size *= 2) {
