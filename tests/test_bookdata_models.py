@@ -7,6 +7,7 @@ Run from the repository's root:
 """
 import io
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -207,6 +208,21 @@ class Tables(unittest.TestCase):
             '{\\textbf{[not measured]} on this GPU:\\\\run '
             '\\texttt{make bench}.};'
             '\\end{tikzpicture}\n')
+
+    def test_timeline_narrows_for_long_lane_names(self):
+        """Long lanes' names shorten the time axis: the picture keeps to
+        the text column."""
+        short = self.path('s.csv', 'flow,lane,panel,start_ms,end_ms\n'
+                          'f,copy in,0,0,1\nf,copy out,0,1,2\n')
+        long_ = self.path('l.csv', 'flow,lane,panel,start_ms,end_ms\n'
+                          'f,INT8 products,0,0,1\nf,rebuilding,0,1,2\n')
+        timeline(short, self.path('s.tex'))
+        timeline(long_, self.path('l.tex'))
+        axis = re.compile(r'\\draw\[->\] \(0,[-0-9.]+\) -- \(([0-9.]+),')
+        ws = float(axis.search(self.read('s.tex')).group(1))
+        wl = float(axis.search(self.read('l.tex')).group(1))
+        self.assertEqual(ws, 9.7)              # 9.4 cm and the arrow's 0.3
+        self.assertLess(wl, ws - 0.5)
 
 
 if __name__ == '__main__':

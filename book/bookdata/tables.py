@@ -879,7 +879,13 @@ def _timeline(rows):
             ls.append(r['lane'])
         if num(r['end_ms']) > tmax:
             tmax = num(r['end_ms'])
-    W, H, gap = 9.4, 0.42, 0.6   # (gap: room for the next flow's name)
+    # the time axis is 9.4 cm, less where the lanes' names are long: a
+    # name takes about 0.19 cm a character at this size, and the picture
+    # must stay within the HTML book's column at 1.55 times its size
+    # (tests/figure-tests.sh: at most 552 pt there, 356 pt here)
+    longest = max(len(lane) for lane in ls)
+    W, H, gap = min(9.4, 11.3 - 0.19 * longest), 0.42, 0.6
+    # (gap: room for the next flow's name)
     col = ['0072B2', '009E73', 'D55E00']
     # a tick every 1, 2 or 5 times a power of ten, about 6 of them
     step = _pow10(_log(tmax / 6) / math.log(10))
